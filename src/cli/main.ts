@@ -1,0 +1,46 @@
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { CliError, EXIT } from './errors.js';
+import { registerServeBins } from './serve-bins.js';
+
+/** Builds the program; each command file only declares its flags and lazy-loads its work. */
+export function createProgram(): Command {
+  const program = new Command('snippetkit')
+    .description('Local JS Bin-style snippet server and JSON mock server, with terminal clients for both')
+    .option('--debug', 'print stack traces of errors')
+    .showHelpAfterError()
+    .configureOutput({ outputError: (text, write) => write(text) });
+  registerServeBins(program);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const program = createProgram();
+  program.exitOverride();
+  for (const command of program.commands) command.exitOverride();
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    process.exitCode = handleError(err, argv.includes('--debug'));
+  }
+}
+
+function handleError(err: unknown, debug: boolean): number {
+  if (err instanceof CommanderError) {
+    // commander already printed the message (and help); --help and --version end here with code 0
+    return err.exitCode === 0 ? 0 : EXIT.usage;
+  }
+  if (err instanceof InvalidArgumentError) {
+    process.stderr.write(`snippetkit: ${err.message}\n`);
+    return EXIT.usage;
+  }
+  if (err instanceof CliError) {
+    process.stderr.write(`snippetkit: ${err.message}\n`);
+    if (debug) process.stderr.write(`${err.stack}\n`);
+    return err.exitCode;
+  }
+  const e = err as Error;
+  process.stderr.write(`snippetkit: ${e?.message ?? String(err)}\n`);
+  if (debug) process.stderr.write(`${e?.stack}\n`);
+  else process.stderr.write('snippetkit: run again with --debug for details\n');
+  return EXIT.failure;
+}

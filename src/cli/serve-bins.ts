@@ -1,0 +1,35 @@
+import type { Command } from 'commander';
+import { parsePort } from './options.js';
+
+export type ServeBinsFlags = {
+  port?: number;
+  host: string;
+  data?: string;
+  config?: string;
+  quiet?: boolean;
+};
+
+/** Declares `snippetkit serve-bins`; the server code is loaded only when it runs. */
+export function registerServeBins(program: Command): void {
+  program
+    .command('serve-bins')
+    .description('start the bin server: the JS Bin 4 REST API, editor and output pages')
+    .option('-p, --port <port>', 'port to listen on (env PORT)', parsePort)
+    .option('-H, --host <host>', 'address to listen on', '127.0.0.1')
+    .option('-d, --data <file>', 'SQLite data file (env SNIPPETKIT_BIN_DATA; default in your data folder)')
+    .option('-c, --config <file>', 'JSON config merged over config.default.json (env SNIPPETKIT_<PATH> per key)')
+    .option('-q, --quiet', 'print nothing but errors')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ snippetkit serve-bins
+  $ snippetkit serve-bins --port 8080 --data ./bins.sqlite
+  $ SNIPPETKIT_API_ALLOWANONYMOUSREADWRITE=true snippetkit serve-bins
+  $ SNIPPETKIT_OWNERSHIP_API_KEY=secret snippetkit serve-bins`,
+    )
+    .action(async (flags: ServeBinsFlags) => {
+      const { startBinServer } = await import('./start-bins.js');
+      await startBinServer(flags);
+    });
+}

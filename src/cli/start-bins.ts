@@ -1,0 +1,38 @@
+import chalk from 'chalk';
+import { createBinApp } from '../bins/app.js';
+import { apiMode, type BinConfig } from '../bins/config.js';
+import { openBinStore } from '../bins/store.js';
+import { defaultDataFile } from '../store/data-file.js';
+import { loadBinConfig } from './bin-config.js';
+import { consoleLogger } from './console-logger.js';
+import { envPort } from './options.js';
+import { serveUntilSignal } from './serve.js';
+import type { ServeBinsFlags } from './serve-bins.js';
+
+export async function startBinServer(flags: ServeBinsFlags, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const config = loadBinConfig(flags.config, env);
+  const file = flags.data ?? (env.SNIPPETKIT_BIN_DATA || defaultDataFile('bins'));
+  const port = flags.port ?? envPort('PORT', env) ?? 3000;
+  const logger = consoleLogger(flags.quiet);
+  await serveUntilSignal({
+    port,
+    host: flags.host,
+    open: () => openBinStore(file),
+    handler: (store) => createBinApp({ store, config, logger }).callback(),
+    banner: flags.quiet ? undefined : (url, store) => banner(url, store.file, config),
+    log: logger.info,
+  });
+}
+
+function banner(url: string, file: string, config: BinConfig): string {
+  const mode = apiMode(config);
+  const modeText = {
+    open: chalk.yellow('API open: anyone can read and write'),
+    keyed: chalk.green('API keyed: writes need the API key'),
+    'read-only': chalk.yellow(
+      'API read-only: set SNIPPETKIT_OWNERSHIP_API_KEY=<key> or SNIPPETKIT_API_ALLOWANONYMOUSREADWRITE=true to allow saves',
+    ),
+    closed: chalk.yellow('API closed: no reads or writes without a key, and no key is set'),
+  }[mode];
+  return `snippetkit bins on ${chalk.bold(url)}  data ${file}  ${modeText}`;
+}

@@ -1,0 +1,63 @@
+import type { Context, Middleware } from 'koa';
+import type { Logger } from '../server/logger.js';
+
+/** An error meant for the client: its status and message are sent as they are. */
+export class HttpError extends Error {
+  override name = 'HttpError';
+  readonly expose = true;
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+export type ErrorBody = (status: number, message: string, field: string | undefined, ctx: Context) => unknown;
+
+type ThrownError = Error & { status?: number; statusCode?: number; expose?: boolean; type?: string; field?: string };
+
+/**
+ * The one error middleware of an app, placed first. Client errors (HttpError, Koa's ctx.throw,
+ * co-body's parse and size errors) keep their status and get a plain message; anything else is
+ * logged and answered as a generic 500, never with a stack.
+ */
+export function errorHandler(body: ErrorBody, logger: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (thrown) {
+      const err = thrown as ThrownError;
+      let status = err.status ?? err.statusCode ?? 500;
+      let message: string;
+      if (status >= 400 && status < 500 && err.expose !== false) {
+        message = clientMessage(err, status);
+      } else {
+        if (status < 500) status = 500;
+        logger.error(`${ctx.method} ${ctx.path}: ${err.stack ?? String(thrown)}`);
+        message = 'internal server error';
+      }
+      ctx.status = status;
+      ctx.body = body(status, message, err.field, ctx);
+      // Errors from body parsing leave the request half read: do not reuse the connection.
+      if (err.type?.startsWith('entity.') || err.type === 'request.size.invalid') ctx.set('Connection', 'close');
+    }
+  };
+}
+
+function clientMessage(err: ThrownError, status: number): string {
+  switch (err.type) {
+    case 'entity.too.large':
+      return 'request body too large';
+    case 'entity.parse.failed':
+      return 'malformed JSON body';
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return 'unsupported body encoding';
+    case 'request.aborted':
+      return 'request aborted';
+    default:
+      return status === 413 ? 'request body too large' : err.message;
+  }
+}
