@@ -1,0 +1,103 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { HttpError } from '../http/errors.js';
+import { requireAccess } from './auth.js';
+import type { BinConfig } from './config.js';
+import { normalizeId } from './ids.js';
+import { mergeSettings, readSaveInput } from './save-input.js';
+import type { BinStore, StoredRevision } from './store.js';
+import { summarize } from './summary.js';
+import { prettyTime } from './time.js';
+
+export type ApiOptions = { store: BinStore; config: BinConfig };
+
+const notFound = () => new HttpError(404, 'not found');
+
+/** The bin id of a route, or a 404 for ids that cannot name a bin. */
+function binParam(ctx: Context): string {
+  const id = normalizeId(ctx.params.bin ?? '');
+  if (!id) throw notFound();
+  return id;
+}
+
+/**
+ * JS Bin's revision rule: a positive integer names a revision; anything else (`latest`, `0`, `foo`)
+ * means the latest (undefined). Integers too big to be a revision become Infinity, found nowhere.
+ */
+export function parseRev(raw: string | undefined): number | undefined {
+  if (raw === undefined || !/^\d+$/.test(raw)) return undefined;
+  const rev = Number(raw);
+  if (rev === 0) return undefined;
+  return Number.isSafeInteger(rev) ? rev : Infinity;
+}
+
+function revisionBody(revision: StoredRevision) {
+  return {
+    javascript: revision.javascript,
+    html: revision.html,
+    css: revision.css,
+    settings: revision.settings,
+    last_updated: revision.created,
+    url: revision.bin,
+    snapshot: revision.rev,
+  };
+}
+
+/** The REST API under /api: JS Bin 4's routes, shapes and messages (shared/jsbin-api.md). */
+export function createApiRouter({ store, config }: ApiOptions): Router {
+  const router = new Router({ prefix: '/api' });
+  const read = requireAccess(config, 'read');
+  const write = requireAccess(config, 'write');
+  const admin = requireAccess(config, 'admin');
+
+  async function load(ctx: Context): Promise<StoredRevision> {
+    const revision = await store.get(binParam(ctx), parseRev(ctx.params.rev));
+    if (!revision) throw notFound();
+    return revision;
+  }
+
+  async function save(ctx: Context, bin: string | undefined): Promise<void> {
+    const input = readSaveInput(ctx.request.body, config);
+    const saved = await store.append(bin, (previous) => ({
+      html: input.html,
+      javascript: input.javascript,
+      css: input.css,
+      settings: mergeSettings(previous?.settings ?? {}, input.settings),
+    }));
+    ctx.body = { url: saved.bin, snapshot: saved.rev, summary: summarize(saved.html, saved.javascript, saved.css) };
+  }
+
+  async function remove(ctx: Context): Promise<void> {
+    const removed = await store.remove(binParam(ctx), parseRev(ctx.params.rev));
+    if (!removed) throw notFound();
+    ctx.body = { url: removed.bin, snapshot: removed.rev, deleted: true };
+  }
+
+  router.get('/', admin, async (ctx) => {
+    const bins = await store.list();
+    ctx.body = bins.map(({ revisions }) =>
+      revisions.map((revision) => {
+        const { title, description } = revision.settings as { title?: unknown; description?: unknown };
+        return {
+          url: revision.bin,
+          snapshot: revision.rev,
+          last_updated: revision.created,
+          pretty_last_updated: prettyTime(revision.created),
+          ...(typeof title === 'string' && { title }),
+          ...(typeof description === 'string' && { description }),
+        };
+      }),
+    );
+  });
+  router.post('/save', write, (ctx) => save(ctx, undefined));
+  router.post('/:bin/save', write, (ctx) => save(ctx, binParam(ctx)));
+  router.get('/:bin', read, async (ctx) => {
+    ctx.body = revisionBody(await load(ctx));
+  });
+  router.get('/:bin/:rev', read, async (ctx) => {
+    ctx.body = revisionBody(await load(ctx));
+  });
+  router.delete('/:bin', admin, remove);
+  router.delete('/:bin/:rev', admin, remove);
+  return router;
+}

@@ -1,0 +1,36 @@
+import { randomInt } from 'node:crypto';
+
+const CONSONANTS = 'bcdfghjklmnpqrstvwxyz';
+const VOWELS = 'aeiou';
+
+/** Words that are routes or files, never bins. */
+const RESERVED = new Set([
+  'api', 'save', 'edit', 'static', 'status', 'latest', 'quiet', 'watch', 'source', 'download', 'new', 'clone',
+  'help', 'login', 'logout', 'register', 'list', 'embed', 'settings', 'admin', 'account', 'auth', 'user', 'users',
+  'runner', 'dist', 'assets', 'js', 'css', 'html', 'images', 'fonts', 'public', 'templates', 'index', 'null',
+  'undefined', 'robots', 'favicon', 'events', 'live', 'stats',
+]);
+
+/** The longest id accepted in a request; longer ones are nobody's bin. */
+export const MAX_ID_LENGTH = 64;
+const VALID = /^[a-z0-9_-]+$/;
+
+/** The canonical (lowercase) form of a requested id, or undefined when it cannot name a bin. */
+export function normalizeId(raw: string): string | undefined {
+  const id = raw.toLowerCase();
+  if (id.length === 0 || id.length > MAX_ID_LENGTH || !VALID.test(id) || RESERVED.has(id)) return undefined;
+  return id;
+}
+
+/**
+ * A pronounceable id like JS Bin's (`rovoqe`): consonant, vowel, consonant... `length` letters.
+ * 6 letters give 21^3 * 5^3 ≈ 1.2 million ids; callers lengthen on collision.
+ */
+export function randomId(length: number): string {
+  let id = '';
+  for (let i = 0; i < length; i++) {
+    const letters = i % 2 === 0 ? CONSONANTS : VOWELS;
+    id += letters[randomInt(letters.length)];
+  }
+  return RESERVED.has(id) ? randomId(length) : id;
+}

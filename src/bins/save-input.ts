@@ -1,0 +1,64 @@
+import { HttpError } from '../http/errors.js';
+import type { BinConfig } from './config.js';
+import type { Settings } from './store.js';
+
+export const NO_CONTENT = 'Unable to save: The bin has no content';
+export const BLACKLISTED = 'Unable to save: Post contains blacklisted content';
+
+export type SaveInput = { html: string; javascript: string; css: string; settings: Settings | undefined };
+
+const PANELS = ['html', 'javascript', 'css'] as const;
+
+/**
+ * Reads a save body (form or JSON): only html, javascript, css and settings; a panel not sent is "".
+ * `settings` may be a JSON string (as JS Bin clients send it) or an object.
+ */
+export function readSaveInput(body: unknown, config: BinConfig): SaveInput {
+  const fields = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+  const panels = { html: '', javascript: '', css: '' };
+  for (const panel of PANELS) {
+    const value = fields[panel];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'string') throw new HttpError(400, `${panel} must be a string`, panel);
+    panels[panel] = value;
+  }
+  const settings = readSettings(fields.settings);
+  if (PANELS.every((panel) => panels[panel].trim() === '')) throw new HttpError(400, NO_CONTENT);
+  const banned = config.blacklist.html.filter((word) => typeof word === 'string' && word !== '');
+  if (banned.some((word) => PANELS.some((panel) => panels[panel].includes(word)))) {
+    throw new HttpError(400, BLACKLISTED);
+  }
+  return { ...panels, settings };
+}
+
+function readSettings(value: unknown): Settings | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  let parsed = value;
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      throw new HttpError(400, 'settings is not valid JSON', 'settings');
+    }
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new HttpError(400, 'settings must be a JSON object', 'settings');
+  }
+  return parsed as Settings;
+}
+
+/** New settings merged key by key over the previous revision's; arrays and values replace. */
+export function mergeSettings(previous: Settings, next: Settings | undefined): Settings {
+  if (!next) return previous;
+  const out: Settings = { ...previous };
+  for (const [key, value] of Object.entries(next)) {
+    if (key === '__proto__') continue; // would replace the merged object's prototype
+    const current = out[key];
+    out[key] = isPlainObject(current) && isPlainObject(value) ? mergeSettings(current, value) : value;
+  }
+  return out;
+}
+
+function isPlainObject(value: unknown): value is Settings {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,155 @@
+import { openSqliteKeyv, type SqliteKeyv } from '../store/sqlite.js';
+import { randomId } from './ids.js';
+
+export type Settings = Record<string, unknown>;
+
+/** One saved revision of a bin; revisions are never rewritten. */
+export type Revision = {
+  html: string;
+  javascript: string;
+  css: string;
+  settings: Settings;
+  /** ISO 8601 time of the save. */
+  created: string;
+};
+
+/** A revision with the bin and number it was found under. */
+export type StoredRevision = Revision & { bin: string; rev: number };
+
+/** The per-bin head record: `latest` is the newest revision still there (0 once all are deleted). */
+type Head = { latest: number; next: number; created: string; updated: string };
+
+export type BinSummary = { bin: string; revisions: StoredRevision[] };
+
+export interface BinStore {
+  readonly file: string;
+  /** A revision, or the latest when `rev` is undefined; undefined when there is none. */
+  get(bin: string, rev?: number): Promise<StoredRevision | undefined>;
+  /**
+   * Appends a revision, to `bin` (claimed if new) or to a fresh random id when `bin` is undefined.
+   * `build` gets the bin's latest revision (if any) under the bin's lock, so its result can derive
+   * from it. Resolves once the revision is written.
+   */
+  append(bin: string | undefined, build: (previous: StoredRevision | undefined) => Omit<Revision, 'created'>): Promise<StoredRevision>;
+  /** Deletes a revision (the latest when `rev` is undefined); undefined when there was none. */
+  remove(bin: string, rev?: number): Promise<{ bin: string; rev: number } | undefined>;
+  /** Every bin with its revisions, newest bin first, revisions newest first. */
+  list(): Promise<BinSummary[]>;
+  close(): Promise<void>;
+}
+
+const headKey = (bin: string) => bin;
+const revKey = (bin: string, rev: number) => `${bin}/${rev}`;
+
+/** Opens the bins store on a SQLite file (Keyv namespace `bins`). */
+export async function openBinStore(file: string): Promise<BinStore> {
+  return createBinStore(await openSqliteKeyv(file, { namespace: 'bins' }));
+}
+
+export function createBinStore(db: SqliteKeyv): BinStore {
+  const { keyv } = db;
+  // Per-bin queue: saves to one bin run one after another, so each gets the next number.
+  const queues = new Map<string, Promise<unknown>>();
+
+  function withLock<T>(bin: string, task: () => Promise<T>): Promise<T> {
+    const previous = queues.get(bin) ?? Promise.resolve();
+    const run = previous.then(task, task);
+    const tail = run.catch(() => {});
+    queues.set(bin, tail);
+    void tail.then(() => {
+      if (queues.get(bin) === tail) queues.delete(bin);
+    });
+    return run;
+  }
+
+  async function readHead(bin: string): Promise<Head | undefined> {
+    return (await keyv.get(headKey(bin))) as Head | undefined;
+  }
+
+  async function readRevision(bin: string, rev: number): Promise<StoredRevision | undefined> {
+    const revision = (await keyv.get(revKey(bin, rev))) as Revision | undefined;
+    return revision && { ...revision, bin, rev };
+  }
+
+  /** A random id no bin has; longer after each collision. Checked again under the lock in append. */
+  async function freshId(): Promise<string> {
+    for (let attempt = 0; ; attempt++) {
+      const id = randomId(6 + Math.floor(attempt / 3));
+      if (!queues.has(id) && !(await keyv.has(headKey(id)))) return id;
+    }
+  }
+
+  return {
+    file: db.file,
+
+    async get(bin, rev) {
+      const head = await readHead(bin);
+      if (!head || head.latest === 0) return undefined;
+      // A revision above the head was written by a save that crashed before answering: not there.
+      if (rev !== undefined && rev > head.latest) return undefined;
+      return readRevision(bin, rev ?? head.latest);
+    },
+
+    async append(requested, build) {
+      for (;;) {
+        const bin = requested ?? (await freshId());
+        const saved = await withLock(bin, async () => {
+          const head = await readHead(bin);
+          // A random id taken meanwhile (by a save that named it) is never written over.
+          if (requested === undefined && head) return undefined;
+          const previous = head && head.latest > 0 ? await readRevision(bin, head.latest) : undefined;
+          const now = new Date().toISOString();
+          const revision: Revision = { ...build(previous), created: now };
+          const rev = head?.next ?? 1;
+          // Revision first, head second: a crash between them leaves the head on the last answered save.
+          await keyv.set(revKey(bin, rev), revision);
+          await keyv.set(headKey(bin), { latest: rev, next: rev + 1, created: head?.created ?? now, updated: now });
+          return { ...revision, bin, rev };
+        });
+        if (saved) return saved;
+      }
+    },
+
+    async remove(bin, rev) {
+      return withLock(bin, async () => {
+        const head = await readHead(bin);
+        if (!head || head.latest === 0) return undefined;
+        const target = rev ?? head.latest;
+        if (target > head.latest || !(await keyv.delete(revKey(bin, target)))) return undefined;
+        if (target === head.latest) {
+          let latest = target - 1;
+          while (latest > 0 && !(await keyv.has(revKey(bin, latest)))) latest--;
+          await keyv.set(headKey(bin), { ...head, latest, updated: new Date().toISOString() });
+        }
+        return { bin, rev: target };
+      });
+    },
+
+    async list() {
+      // Keyv's iterator pages with OFFSET and recurses (keyv #1008): one query reads the namespace instead.
+      const rows = await db.query('SELECT key, value FROM keyv WHERE key LIKE ?', `${db.prefix}%`);
+      const heads = new Map<string, Head>();
+      const revisions: StoredRevision[] = [];
+      for (const row of rows) {
+        const key = String(row.key).slice(db.prefix.length);
+        const { value } = JSON.parse(String(row.value)) as { value: unknown };
+        const slash = key.indexOf('/');
+        if (slash === -1) heads.set(key, value as Head);
+        else revisions.push({ ...(value as Revision), bin: key.slice(0, slash), rev: Number(key.slice(slash + 1)) });
+      }
+      const byBin = new Map<string, StoredRevision[]>();
+      for (const revision of revisions) {
+        const head = heads.get(revision.bin);
+        if (!head || revision.rev > head.latest) continue;
+        const list = byBin.get(revision.bin) ?? [];
+        list.push(revision);
+        byBin.set(revision.bin, list);
+      }
+      return [...byBin.entries()]
+        .map(([bin, list]) => ({ bin, revisions: list.sort((a, b) => b.rev - a.rev) }))
+        .sort((a, b) => (heads.get(b.bin)!.created < heads.get(a.bin)!.created ? -1 : 1));
+    },
+
+    close: () => db.close(),
+  };
+}
