@@ -25,13 +25,14 @@ export async function main(argv: string[]): Promise<void> {
 }
 
 function handleError(err: unknown, debug: boolean): number {
-  if (err instanceof CommanderError) {
-    // commander already printed the message (and help); --help and --version end here with code 0
-    return err.exitCode === 0 ? 0 : EXIT.usage;
-  }
   if (err instanceof InvalidArgumentError) {
     process.stderr.write(`snippetkit: ${err.message}\n`);
     return EXIT.usage;
+  }
+  // InvalidArgumentError is a CommanderError too, but one thrown by our own checks: printed above
+  if (err instanceof CommanderError) {
+    // commander already printed the message (and help); --help and --version end here with code 0
+    return err.exitCode === 0 ? 0 : EXIT.usage;
   }
   if (err instanceof CliError) {
     process.stderr.write(`snippetkit: ${err.message}\n`);

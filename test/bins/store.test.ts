@@ -1,0 +1,69 @@
+import { expect } from 'chai';
+import { OPEN, startBinServer, type TestBinServer } from '../helpers/bin-server.js';
+
+/** Every char code from 1 to 0xD7FF except the ones a form or JSON body cannot carry unchanged. */
+function binaryishText(): string {
+  let text = '';
+  for (let code = 1; code < 0xd800; code += 37) text += String.fromCharCode(code);
+  return text;
+}
+
+const SAMPLES: Record<string, string> = {
+  unicode: 'Grüße, 你好, Привет, مرحبا',
+  emoji: '👩‍💻🚀 and 🏳️‍🌈 with a skin tone 👍🏽',
+  crlf: 'line one\r\nline two\r\n\r\n\ttabbed\r',
+  'binary-ish': binaryishText(),
+  '100 KB': 'abcdefghij\n'.repeat(10_000).slice(0, 100_000),
+};
+
+describe('bin storage through the API', () => {
+  let server: TestBinServer;
+  beforeEach(async () => {
+    server = await startBinServer(OPEN);
+  });
+  afterEach(() => server.close());
+
+  for (const [name, text] of Object.entries(SAMPLES)) {
+    it(`round-trips ${name} text exactly in a form body`, async () => {
+      const res = await server.postForm('/api/save', { html: text, css: `/*${text}*/`, javascript: `//${text}` });
+      expect(res.status).to.equal(200);
+      const bin = await (await server.fetch(`/api/${(await res.json()).url}`)).json();
+      expect(bin.html).to.equal(text);
+      expect(bin.css).to.equal(`/*${text}*/`);
+      expect(bin.javascript).to.equal(`//${text}`);
+    });
+
+    it(`round-trips ${name} text exactly in a JSON body`, async () => {
+      const res = await server.fetch('/api/save', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ html: text }),
+      });
+      const bin = await (await server.fetch(`/api/${(await res.json()).url}`)).json();
+      expect(bin.html).to.equal(text);
+    });
+  }
+
+  it('gives 50 concurrent saves to one bin the snapshots 2..51, none lost or repeated', async () => {
+    const first = await (await server.postForm('/api/save', { html: 'start' })).json();
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        server.postForm(`/api/${first.url}/save`, { html: `save ${i}` }).then((res) => res.json()),
+      ),
+    );
+    const snapshots = answers.map((a) => a.snapshot).sort((a, b) => a - b);
+    expect(snapshots).to.deep.equal(Array.from({ length: 50 }, (_, i) => i + 2));
+    // each answered snapshot holds the content of the save it answered
+    for (const [i, answer] of answers.entries()) {
+      const bin = await (await server.fetch(`/api/${first.url}/${answer.snapshot}`)).json();
+      expect(bin.html).to.equal(`save ${i}`);
+    }
+  });
+
+  it('gives concurrent claims of one new name distinct snapshots from 1', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => server.postForm('/api/fresh-name/save', { html: 'x' }).then((r) => r.json())),
+    );
+    expect(answers.map((a) => a.snapshot).sort((a, b) => a - b)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+});

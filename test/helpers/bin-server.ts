@@ -1,0 +1,53 @@
+import { join } from 'node:path';
+import { createBinApp } from '../../src/bins/app.js';
+import type { BinConfig } from '../../src/bins/config.js';
+import { openBinStore, type BinStore } from '../../src/bins/store.js';
+import { loadBinConfig, mergeDeep } from '../../src/cli/bin-config.js';
+import { listen } from '../../src/server/listen.js';
+import { tempDir } from './temp.js';
+
+export type TestBinServer = {
+  url: string;
+  file: string;
+  store: BinStore;
+  config: BinConfig;
+  /** fetch relative to the server. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** POST a form body. */
+  postForm(path: string, fields: Record<string, string>, headers?: Record<string, string>): Promise<Response>;
+  close(): Promise<void>;
+};
+
+type Overrides = { [key: string]: unknown };
+
+/** The real bin app on 127.0.0.1, port 0, over a real SQLite file (a temp one unless `file` is given). */
+export async function startBinServer(overrides: Overrides = {}, file?: string): Promise<TestBinServer> {
+  const temp = file ? undefined : tempDir();
+  const dataFile = file ?? join(temp!.dir, 'bins.sqlite');
+  const config = mergeDeep(loadBinConfig(undefined, {}) as never, overrides as never) as unknown as BinConfig;
+  const store = await openBinStore(dataFile);
+  const running = await listen(createBinApp({ store, config }).callback(), 0, '127.0.0.1');
+  const request = (path: string, init?: RequestInit) => fetch(running.url + path, init);
+  return {
+    url: running.url,
+    file: dataFile,
+    store,
+    config,
+    fetch: request,
+    postForm: (path, fields, headers = {}) =>
+      request(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: new URLSearchParams(fields).toString(),
+      }),
+    async close() {
+      await running.close(100);
+      await store.close();
+      temp?.cleanup();
+    },
+  };
+}
+
+/** Config that lets anyone write, for tests about content rather than keys. */
+export const OPEN = { api: { allowAnonymousReadWrite: true } };
+export const KEYED = { ownership: { api_key: 'sekrit-key' } };

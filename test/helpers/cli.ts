@@ -1,0 +1,67 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const CLI = fileURLToPath(new URL('../../bin/snippetkit.js', import.meta.url));
+
+export type CliResult = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
+
+/** Runs `snippetkit ...args` to completion (as a user would, from the built CLI). */
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, input?: string): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...cleanEnv(), ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+export type ServerProcess = {
+  child: ChildProcess;
+  url: string;
+  /** The start-up line. */
+  banner: string;
+  stderr(): string;
+  /** SIGTERM and wait; resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+};
+
+/** Starts `snippetkit <command> --port 0 ...` and resolves once it prints its URL. */
+export function startServerProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...cleanEnv(), ...env } });
+    let stdout = '';
+    let stderr = '';
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      const url = /http:\/\/[\d.]+:\d+/.exec(stdout)?.[0];
+      if (url && stdout.includes('\n')) {
+        resolve({
+          child,
+          url,
+          banner: stdout.split('\n')[0],
+          stderr: () => stderr,
+          stop(signal = 'SIGTERM') {
+            if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+            return exited;
+          },
+        });
+      }
+    });
+    void exited.then((code) => reject(new Error(`server exited (${code}) before listening: ${stderr}`)));
+  });
+}
+
+/** The test runner's environment without the variables that configure snippetkit. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { NO_COLOR: '1' };
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith('SNIPPETKIT_') && key !== 'PORT' && key !== 'FORCE_COLOR') env[key] = value;
+  }
+  return env;
+}
