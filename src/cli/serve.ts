@@ -42,8 +42,6 @@ export async function serveUntilSignal<S extends Closable>(options: ServeOptions
     }
     throw err;
   }
-  if (options.banner) process.stdout.write(`${options.banner(running.url, store)}\n`);
-
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -57,5 +55,7 @@ export async function serveUntilSignal<S extends Closable>(options: ServeOptions
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // Printed last: whoever waits for this line may signal at once, and the handlers must be there.
+  if (options.banner) process.stdout.write(`${options.banner(running.url, store)}\n`);
   return running;
 }

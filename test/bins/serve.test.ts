@@ -34,6 +34,7 @@ describe('snippetkit serve-bins (the process)', function () {
     expect(server.banner).to.include('SNIPPETKIT_OWNERSHIP_API_KEY');
     expect(await (await fetch(`${server.url}/status`)).text()).to.equal('OK');
     expect(existsSync(`${file}.lock`)).to.equal(true);
+    expect(existsSync(`${file}-wal`), 'SQLite runs in WAL mode').to.equal(true);
     expect(await server.stop()).to.equal(0);
     expect(existsSync(`${file}.lock`)).to.equal(false);
   });
@@ -42,7 +43,7 @@ describe('snippetkit serve-bins (the process)', function () {
     const file = join(temp.dir, 'bins.sqlite');
     const first = await startServerProcess(['serve-bins', '--port', '0', '--data', file], open);
     const res = await fetch(`${first.url}/api/save`, { method: 'POST', body: new URLSearchParams({ html: 'kept ✓' }) });
-    const { url } = await res.json();
+    const { url } = (await res.json()) as { url: string };
     await first.stop();
     const second = await startServerProcess(['serve-bins', '--port', '0'], { ...open, SNIPPETKIT_BIN_DATA: file });
     try {

@@ -6,15 +6,18 @@ import { loadBinConfig, mergeDeep } from '../../src/cli/bin-config.js';
 import { listen } from '../../src/server/listen.js';
 import { tempDir } from './temp.js';
 
+/** fetch's Response, with json() typed loosely as tests read it. */
+export type TestResponse = Omit<Response, 'json'> & { json(): Promise<any> };
+
 export type TestBinServer = {
   url: string;
   file: string;
   store: BinStore;
   config: BinConfig;
   /** fetch relative to the server. */
-  fetch(path: string, init?: RequestInit): Promise<Response>;
+  fetch(path: string, init?: RequestInit): Promise<TestResponse>;
   /** POST a form body. */
-  postForm(path: string, fields: Record<string, string>, headers?: Record<string, string>): Promise<Response>;
+  postForm(path: string, fields: Record<string, string>, headers?: Record<string, string>): Promise<TestResponse>;
   close(): Promise<void>;
 };
 
@@ -27,7 +30,7 @@ export async function startBinServer(overrides: Overrides = {}, file?: string): 
   const config = mergeDeep(loadBinConfig(undefined, {}) as never, overrides as never) as unknown as BinConfig;
   const store = await openBinStore(dataFile);
   const running = await listen(createBinApp({ store, config }).callback(), 0, '127.0.0.1');
-  const request = (path: string, init?: RequestInit) => fetch(running.url + path, init);
+  const request = (path: string, init?: RequestInit): Promise<TestResponse> => fetch(running.url + path, init);
   return {
     url: running.url,
     file: dataFile,
