@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { CliError, EXIT } from './errors.js';
 import { registerServeBins } from './serve-bins.js';
+import { registerServeMocks } from './serve-mocks.js';
 
 /** Builds the program; each command file only declares its flags and lazy-loads its work. */
 export function createProgram(): Command {
@@ -10,6 +11,7 @@ export function createProgram(): Command {
     .showHelpAfterError()
     .configureOutput({ outputError: (text, write) => write(text) });
   registerServeBins(program);
+  registerServeMocks(program);
   return program;
 }
 

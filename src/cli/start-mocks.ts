@@ -1,0 +1,36 @@
+import chalk from 'chalk';
+import { createMockHandler } from '../mocks/app.js';
+import { openMockStore } from '../mocks/store.js';
+import { defaultDataFile } from '../store/data-file.js';
+import { consoleLogger } from './console-logger.js';
+import { envPort } from './options.js';
+import { serveUntilSignal } from './serve.js';
+import type { ServeMocksFlags } from './serve-mocks.js';
+
+export const DEFAULT_MOCK_PORT = 16540;
+
+export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const file = flags.data ?? (env.SNIPPETKIT_MOCK_DATA || defaultDataFile('mocks'));
+  const port = flags.port ?? envPort('SNIPPETKIT_MOCK_PORT', env) ?? DEFAULT_MOCK_PORT;
+  const logger = consoleLogger(flags.quiet);
+  const config = {
+    maxDelay: flags.maxDelay,
+    maxBody: flags.maxBody,
+    cors: flags.cors,
+    trustProxy: flags.trustProxy ?? false,
+  };
+  await serveUntilSignal({
+    port,
+    host: flags.host,
+    open: () => openMockStore(file),
+    handler: (store) => createMockHandler({ store, config, logger }),
+    banner: flags.quiet
+      ? undefined
+      : (url, store) => `snippetkit mocks on ${chalk.bold(url)}  data ${store.file}  ${count(store.list().length)}`,
+    log: logger.info,
+  });
+}
+
+function count(n: number): string {
+  return n === 1 ? '1 endpoint' : `${n} endpoints`;
+}

@@ -1,0 +1,108 @@
+import { Router } from '@koa/router';
+import type { Context } from 'koa';
+import { HttpError } from '../http/errors.js';
+import type { Endpoint, MockStore } from './store.js';
+import { checkName, parseMockInput } from './validate.js';
+import { readJsonBody } from './json-body.js';
+
+export type ApiOptions = {
+  store: MockStore;
+  maxDelay: number;
+  maxBody: number;
+  trustProxy: boolean;
+};
+
+/**
+ * The JSON API under /api. The original service's routes keep their answers (201 on add, 409 on
+ * a repeated name); everything newer lives on its own routes.
+ */
+export function apiRouter(options: ApiOptions): Router {
+  const { store, maxBody } = options;
+  const validate = { maxDelay: options.maxDelay };
+  const router = new Router({ prefix: '/api' });
+
+  // The original contract: create only.
+  router.put('/endpoint/add', async (ctx) => {
+    const input = parseMockInput(await readJsonBody(ctx, maxBody), validate);
+    const { created } = await store.add(input);
+    if (!created) throw new HttpError(409, `an endpoint named '${input.name}' already exists`, 'name');
+    reply(ctx, 201, recordJson(store.get(input.name)!));
+  });
+
+  router.get('/endpoints', (ctx) => {
+    const base = endpointBase(ctx, options.trustProxy);
+    const items = store.list().map((endpoint) => {
+      const { name, statusCode, delay, created, updated } = endpoint.record;
+      return { name, statusCode, delay, hits: endpoint.stats.hits, created, updated, url: base + name };
+    });
+    ctx.body = { success: true, endpoints: items };
+  });
+
+  router.get('/endpoint/:name', (ctx) => {
+    const endpoint = found(store, ctx.params.name!);
+    const { hits } = endpoint.stats;
+    const { created, updated } = endpoint.record;
+    const url = endpointBase(ctx, options.trustProxy) + endpoint.record.name;
+    reply(ctx, 200, recordJson(endpoint, { hits, created, updated, url }));
+  });
+
+  // Create or replace, so a setup script can run twice.
+  router.put('/endpoint/:name', async (ctx) => {
+    const name = checkName(ctx.params.name);
+    const input = parseMockInput(await readJsonBody(ctx, maxBody), validate, name);
+    const { created, endpoint } = await store.put(input);
+    reply(ctx, created ? 201 : 200, recordJson(endpoint));
+  });
+
+  router.delete('/endpoint/:name', async (ctx) => {
+    const name = ctx.params.name!;
+    if (!(await store.delete(name))) throw noEndpoint(name);
+    ctx.body = { success: true, name };
+  });
+
+  router.get('/endpoint/:name/requests', (ctx) => {
+    const endpoint = found(store, ctx.params.name!);
+    ctx.body = { success: true, name: endpoint.record.name, requests: endpoint.stats.requests.newestFirst() };
+  });
+
+  return router;
+}
+
+export function noEndpoint(name: string): HttpError {
+  return new HttpError(404, `no endpoint named '${name}'`);
+}
+
+function found(store: MockStore, name: string): Endpoint {
+  const endpoint = store.get(name);
+  if (!endpoint) throw noEndpoint(name);
+  return endpoint;
+}
+
+/**
+ * `{ success, name, data, statusCode, delay, headers? }` built around the stored JSON text, so the
+ * data is echoed byte for byte as it will be served, without parsing it again.
+ */
+function recordJson(endpoint: Endpoint, extra?: Record<string, unknown>): string {
+  const { name, json, statusCode, delay, headers } = endpoint.record;
+  let text = `{"success":true,"name":${JSON.stringify(name)},"data":${json},"statusCode":${statusCode},"delay":${delay}`;
+  if (headers) text += `,"headers":${JSON.stringify(headers)}`;
+  if (extra) text += `,${JSON.stringify(extra).slice(1, -1)}`;
+  return `${text}}`;
+}
+
+function reply(ctx: Context, status: number, json: string): void {
+  ctx.status = status;
+  ctx.type = 'application/json; charset=utf-8';
+  ctx.body = json;
+}
+
+/**
+ * Where endpoints are served, as the client sees it: with trustProxy Koa takes the protocol and
+ * host from X-Forwarded-Proto/-Host, and X-Forwarded-Prefix says under which path a proxy mounts us.
+ */
+function endpointBase(ctx: Context, trustProxy: boolean): string {
+  let prefix = trustProxy ? (ctx.get('X-Forwarded-Prefix').split(',')[0] ?? '').trim().replace(/\/+$/, '') : '';
+  if (!prefix.startsWith('/')) prefix = '';
+  // Koa 3's ctx.origin is the Origin request header, not ours.
+  return `${ctx.protocol}://${ctx.host}${prefix}/endpoint/`;
+}

@@ -1,0 +1,107 @@
+import Koa from 'koa';
+import { errorHandler, HttpError } from '../http/errors.js';
+import type { Handler } from '../server/listen.js';
+import { silentLogger, type Logger } from '../server/logger.js';
+import { apiRouter } from './api.js';
+import { createEndpointServer, type ServeEndpoint } from './serve-endpoint.js';
+import { DEFAULT_ASSETS, staticAssets } from './static.js';
+import type { MockStore } from './store.js';
+
+export type MockConfig = {
+  /** Largest `delay` an endpoint may have, in milliseconds. */
+  maxDelay: number;
+  /** Largest API request body, in bytes. */
+  maxBody: number;
+  /** CORS headers on /endpoint/* and preflights answered. */
+  cors: boolean;
+  /** Honour X-Forwarded-For/-Proto/-Host/-Prefix. */
+  trustProxy: boolean;
+  /** Folder served under /static/. */
+  assets: string;
+};
+
+export const DEFAULT_MOCK_CONFIG: MockConfig = {
+  maxDelay: 60_000,
+  maxBody: 1024 * 1024,
+  cors: true,
+  trustProxy: false,
+  assets: DEFAULT_ASSETS,
+};
+
+export type MockAppOptions = {
+  store: MockStore;
+  config?: Partial<MockConfig>;
+  logger?: Logger;
+};
+
+/** The mock server as a Koa app that never listens; /endpoint/* goes through the same code as the hot path. */
+export function createMockApp(options: MockAppOptions, serveEndpoint?: ServeEndpoint): Koa {
+  const config = { ...DEFAULT_MOCK_CONFIG, ...options.config };
+  const logger = options.logger ?? silentLogger;
+  const serve = serveEndpoint ?? endpointServer(options.store, config, logger);
+  const app = new Koa({ proxy: config.trustProxy });
+  // Koa would print errors itself; ours are logged once by the error middleware.
+  app.silent = true;
+
+  app.use(errorHandler((_status, message, field) => ({ success: false, message, ...(field && { field }) }), logger));
+  // Runs after the router's allowedMethods, which turns a 404 on a known path into a 405.
+  app.use(async (ctx, next) => {
+    await next();
+    if (ctx.status === 404 && ctx.body == null && ctx.respond !== false) {
+      throw new HttpError(404, `no route for ${ctx.method} ${ctx.path}`);
+    }
+  });
+  app.use(staticAssets(config.assets));
+  const api = apiRouter({ store: options.store, ...config });
+  app.use(api.routes());
+  app.use(api.allowedMethods({ throw: true }));
+  app.use(async (ctx, next) => {
+    const match = /^\/endpoint\/([^/]+)\/?$/.exec(ctx.path);
+    if (!match) return next();
+    let name: string;
+    try {
+      name = decodeURIComponent(match[1]!);
+    } catch {
+      name = match[1]!;
+    }
+    // The response is written on the raw objects, exactly as the hot path writes it.
+    ctx.respond = false;
+    serve(ctx.req, ctx.res, name);
+  });
+  return app;
+}
+
+/**
+ * The node request handler to listen with: `/endpoint/<name>` is answered straight from here,
+ * before Koa's middleware chain (one string check, one map lookup); everything else goes to Koa.
+ */
+export function createMockHandler(options: MockAppOptions): Handler {
+  const config = { ...DEFAULT_MOCK_CONFIG, ...options.config };
+  const serve = endpointServer(options.store, config, options.logger ?? silentLogger);
+  const koa = createMockApp(options, serve).callback();
+  return (req, res) => {
+    const name = hotPathName(req.url ?? '');
+    if (name === undefined) koa(req, res);
+    else serve(req, res, name);
+  };
+}
+
+const PREFIX = '/endpoint/';
+
+/** The name in `/endpoint/<name>[?query]`; anything less plain (a slash, bad escapes) is left to Koa. */
+export function hotPathName(url: string): string | undefined {
+  if (!url.startsWith(PREFIX)) return undefined;
+  const query = url.indexOf('?', PREFIX.length);
+  const segment = url.slice(PREFIX.length, query === -1 ? undefined : query);
+  if (segment === '' || segment.includes('/')) return undefined;
+  if (!segment.includes('%')) return segment;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+function endpointServer(store: MockStore, config: MockConfig, logger: Logger): ServeEndpoint {
+  return createEndpointServer({ store, cors: config.cors, trustProxy: config.trustProxy, logger });
+}

@@ -1,0 +1,112 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { answerPreflight, corsHeaders, isPreflight } from './cors.js';
+import { clientIp, hasBody, readLoggedBody } from './request-log.js';
+import type { Endpoint, MockStore } from './store.js';
+import type { Logger } from '../server/logger.js';
+
+export type ServeEndpointOptions = {
+  store: MockStore;
+  cors: boolean;
+  trustProxy: boolean;
+  logger: Logger;
+};
+
+/** Answers one request for `/endpoint/<name>` on the raw node objects. */
+export type ServeEndpoint = (req: IncomingMessage, res: ServerResponse, name: string) => void;
+
+// Statuses that never carry a body (RFC 9110 15.3.5, 15.4.5).
+const NO_BODY = new Set([204, 304]);
+
+/**
+ * The one implementation of `/endpoint/<name>`, for every method: both the pre-Koa hot path and
+ * the Koa route call it, so CORS, hit counts and the request log cannot differ between them.
+ * Per request it does one map lookup, counts and logs the request, waits out the delay on a
+ * timer and writes headers and body prepared once per endpoint version.
+ */
+export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoint {
+  const { store, cors, trustProxy, logger } = options;
+  // Keyed by the Endpoint object, which a write replaces, so a stale head is never used.
+  const heads = new WeakMap<Endpoint, string[]>();
+  const headOf = (endpoint: Endpoint): string[] => {
+    let head = heads.get(endpoint);
+    if (!head) heads.set(endpoint, (head = buildHead(endpoint, cors)));
+    return head;
+  };
+
+  const serve: ServeEndpoint = (req, res, name) => {
+    if (cors && isPreflight(req)) return answerPreflight(req, res);
+    const endpoint = store.get(name);
+    if (!endpoint) return notFound(req, res, name, cors);
+    const time = new Date().toISOString();
+    const received = (body: string, bodyTruncated: boolean) => {
+      endpoint.stats.hits++;
+      endpoint.stats.requests.add({
+        time,
+        method: req.method ?? 'GET',
+        url: req.url ?? '',
+        ip: clientIp(req, trustProxy),
+        headers: req.headers,
+        body,
+        bodyTruncated,
+      });
+      const respond = () => send(req, res, endpoint, headOf(endpoint));
+      const delay = endpoint.record.delay;
+      if (delay <= 0) return respond();
+      // A timer, never a wait; a client that leaves during the delay takes its timer with it.
+      const timer = setTimeout(respond, delay);
+      res.once('close', () => clearTimeout(timer));
+    };
+    if (hasBody(req)) readLoggedBody(req, received);
+    else received('', false);
+  };
+  // Outside Koa there is no error middleware: a bug here must not take the process down.
+  return (req, res, name) => {
+    try {
+      serve(req, res, name);
+    } catch (err) {
+      logger.error(`${req.method} ${req.url}: ${(err as Error).stack ?? String(err)}`);
+      if (!res.headersSent) sendJson(req, res, 500, { success: false, message: 'internal server error' }, false);
+      else res.destroy();
+    }
+  };
+}
+
+function send(req: IncomingMessage, res: ServerResponse, endpoint: Endpoint, head: string[]): void {
+  if (res.destroyed) return;
+  res.writeHead(endpoint.record.statusCode, head);
+  if (req.method === 'HEAD' || NO_BODY.has(endpoint.record.statusCode)) res.end();
+  else res.end(endpoint.body);
+}
+
+/** Content type and length, CORS, then the endpoint's own headers, which win over ours by name. */
+function buildHead(endpoint: Endpoint, cors: boolean): string[] {
+  const custom = endpoint.record.headers ?? {};
+  const names = Object.keys(custom);
+  const given = new Set(names.map((name) => name.toLowerCase()));
+  const head: string[] = [];
+  const add = (name: string, value: string) => {
+    if (!given.has(name.toLowerCase())) head.push(name, value);
+  };
+  if (!NO_BODY.has(endpoint.record.statusCode)) {
+    add('Content-Type', 'application/json; charset=utf-8');
+    head.push('Content-Length', String(endpoint.body.length));
+  }
+  if (cors) {
+    const corsHead = corsHeaders(names);
+    for (let i = 0; i < corsHead.length; i += 2) add(corsHead[i]!, corsHead[i + 1]!);
+  }
+  for (const name of names) head.push(name, custom[name]!);
+  return head;
+}
+
+function notFound(req: IncomingMessage, res: ServerResponse, name: string, cors: boolean): void {
+  sendJson(req, res, 404, { success: false, message: `no endpoint named '${name}'` }, cors);
+}
+
+function sendJson(req: IncomingMessage, res: ServerResponse, status: number, value: unknown, cors: boolean): void {
+  const body = Buffer.from(JSON.stringify(value));
+  const head = ['Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(body.length)];
+  if (cors) head.push(...corsHeaders([]));
+  res.writeHead(status, head);
+  res.end(req.method === 'HEAD' ? undefined : body);
+}

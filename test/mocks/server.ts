@@ -1,0 +1,65 @@
+import { join } from 'node:path';
+import type { MockConfig } from '../../src/mocks/app.js';
+import { createMockApp, createMockHandler } from '../../src/mocks/app.js';
+import { openMockStore, type MockStore } from '../../src/mocks/store.js';
+import { listen } from '../../src/server/listen.js';
+import type { Logger } from '../../src/server/logger.js';
+import { tempDir } from '../helpers/temp.js';
+
+export type TestMockServer = {
+  url: string;
+  file: string;
+  store: MockStore;
+  /** Server-side error lines logged so far. */
+  errors: string[];
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** PUT a JSON value (already a string, or serialized here) to `path`. */
+  putJson(path: string, body: unknown): Promise<Response>;
+  close(): Promise<void>;
+};
+
+export type StartOptions = {
+  config?: Partial<MockConfig>;
+  /** Reuse a data file (restart tests); a temp one otherwise, removed on close. */
+  file?: string;
+  /** false: serve /endpoint/* through Koa's chain only, to compare it with the hot path. */
+  hotPath?: boolean;
+};
+
+/** The real mock server on 127.0.0.1, port 0, over a real SQLite file. Always close it. */
+export async function startMockServer(options: StartOptions = {}): Promise<TestMockServer> {
+  const temp = options.file ? undefined : tempDir();
+  const file = options.file ?? join(temp!.dir, 'mocks.sqlite');
+  const store = await openMockStore(file);
+  const errors: string[] = [];
+  const logger: Logger = { info() {}, warn() {}, error: (line) => errors.push(line) };
+  const appOptions = { store, config: options.config, logger };
+  const handler =
+    options.hotPath === false ? createMockApp(appOptions).callback() : createMockHandler(appOptions);
+  const running = await listen(handler, 0, '127.0.0.1');
+  const request = (path: string, init?: RequestInit) => fetch(running.url + path, init);
+  return {
+    url: running.url,
+    file,
+    store,
+    errors,
+    fetch: request,
+    putJson: (path, body) =>
+      request(path, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+    async close() {
+      await running.close(100);
+      await store.close();
+      temp?.cleanup();
+    },
+  };
+}
+
+/** Registers an endpoint through the API and fails loudly if that did not work. */
+export async function addEndpoint(server: TestMockServer, record: Record<string, unknown>): Promise<void> {
+  const res = await server.putJson('/api/endpoint/add', record);
+  if (res.status !== 201) throw new Error(`add failed: ${res.status} ${await res.text()}`);
+}
