@@ -68,5 +68,6 @@ function readText(req: Context['req'], limit: number): Promise<string> {
 }
 
 function tooLarge(limit: number): HttpError {
-  return new HttpError(413, `request body too large: the limit is ${limit} bytes`);
+  // The error middleware words every 413 the same way; the limit is in the serve-mocks help.
+  return new HttpError(413, `request body over ${limit} bytes`);
 }

@@ -6,15 +6,18 @@ import { listen } from '../../src/server/listen.js';
 import type { Logger } from '../../src/server/logger.js';
 import { tempDir } from '../helpers/temp.js';
 
+/** fetch's Response, with json() typed loosely as tests read it. */
+export type TestResponse = Omit<Response, 'json'> & { json(): Promise<any> };
+
 export type TestMockServer = {
   url: string;
   file: string;
   store: MockStore;
   /** Server-side error lines logged so far. */
   errors: string[];
-  fetch(path: string, init?: RequestInit): Promise<Response>;
+  fetch(path: string, init?: RequestInit): Promise<TestResponse>;
   /** PUT a JSON value (already a string, or serialized here) to `path`. */
-  putJson(path: string, body: unknown): Promise<Response>;
+  putJson(path: string, body: unknown): Promise<TestResponse>;
   close(): Promise<void>;
 };
 
@@ -37,7 +40,7 @@ export async function startMockServer(options: StartOptions = {}): Promise<TestM
   const handler =
     options.hotPath === false ? createMockApp(appOptions).callback() : createMockHandler(appOptions);
   const running = await listen(handler, 0, '127.0.0.1');
-  const request = (path: string, init?: RequestInit) => fetch(running.url + path, init);
+  const request = (path: string, init?: RequestInit): Promise<TestResponse> => fetch(running.url + path, init);
   return {
     url: running.url,
     file,

@@ -1,0 +1,62 @@
+import { expect } from 'chai';
+import { join } from 'node:path';
+import { tempDir } from '../helpers/temp.js';
+import { addEndpoint, startMockServer } from './server.js';
+
+describe('mock storage across restarts', () => {
+  let temp: ReturnType<typeof tempDir>;
+  beforeEach(() => {
+    temp = tempDir();
+  });
+  afterEach(() => temp.cleanup());
+
+  it('serves every added, replaced and kept endpoint again after a restart on the same file', async () => {
+    const file = join(temp.dir, 'mocks.sqlite');
+    const first = await startMockServer({ file });
+    try {
+      await addEndpoint(first, { name: 'kept', data: { text: ':colon ✓', n: [1.5, null] }, statusCode: 202, delay: 1.5 });
+      await addEndpoint(first, { name: 'headers', data: 1, headers: { 'X-A': 'b' } });
+      await first.putJson('/api/endpoint/replaced', { data: 'v1' });
+      await first.putJson('/api/endpoint/replaced', { data: 'v2' });
+      await addEndpoint(first, { name: 'deleted', data: 1 });
+      await first.fetch('/api/endpoint/deleted', { method: 'DELETE' });
+    } finally {
+      await first.close();
+    }
+    const second = await startMockServer({ file });
+    try {
+      const kept = await second.fetch('/endpoint/kept');
+      expect(kept.status).to.equal(202);
+      expect(await kept.json()).to.deep.equal({ text: ':colon ✓', n: [1.5, null] });
+      expect((await second.fetch('/endpoint/headers')).headers.get('x-a')).to.equal('b');
+      expect(await (await second.fetch('/endpoint/replaced')).json()).to.equal('v2');
+      expect((await second.fetch('/endpoint/deleted')).status).to.equal(404);
+      const names = (await (await second.fetch('/api/endpoints')).json()).endpoints.map((e: { name: string }) => e.name);
+      expect(names).to.deep.equal(['headers', 'kept', 'replaced']);
+      expect(await (await second.fetch('/api/endpoint/kept')).json()).to.deep.include({ delay: 1.5, statusCode: 202 });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('loads 2,000 endpoints at start', async () => {
+    const file = join(temp.dir, 'many.sqlite');
+    const first = await startMockServer({ file });
+    try {
+      for (let i = 0; i < 2000; i += 100) {
+        await Promise.all(
+          Array.from({ length: 100 }, (_, j) => first.store.add({ name: `e${i + j}`, json: String(i + j), statusCode: 200, delay: 0 })),
+        );
+      }
+    } finally {
+      await first.close();
+    }
+    const second = await startMockServer({ file });
+    try {
+      expect(second.store.list()).to.have.length(2000);
+      expect(await (await second.fetch('/endpoint/e1999')).json()).to.equal(1999);
+    } finally {
+      await second.close();
+    }
+  });
+});
