@@ -19,4 +19,16 @@ export const EXIT = {
   usage: 2,
   /** The data file cannot be used (in use, unreadable, not SQLite). */
   dataFile: 3,
+  /** The server cannot be reached. */
+  unreachable: 4,
+  /** The server wants an API key, or refused the one given. */
+  auth: 5,
+  /** No such bin, revision or mock. */
+  notFound: 6,
+  /** A local file is missing, unreadable, not valid JSON, or would be overwritten. */
+  file: 7,
+  /** The server answered something that is not the API we expect (or failed with a 5xx). */
+  badServer: 8,
+  /** The server refused the input (a 4xx with its message), e.g. a mock name already in use. */
+  refused: 9,
 } as const;

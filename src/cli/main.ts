@@ -1,5 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { CliError, EXIT } from './errors.js';
+import { registerBinCommands } from './bin-commands.js';
+import { registerMockCommands } from './mock-commands.js';
 import { registerServeBins } from './serve-bins.js';
 import { registerServeMocks } from './serve-mocks.js';
 
@@ -11,7 +13,9 @@ export function createProgram(): Command {
     .showHelpAfterError()
     .configureOutput({ outputError: (text, write) => write(text) });
   registerServeBins(program);
+  registerBinCommands(program);
   registerServeMocks(program);
+  registerMockCommands(program);
   return program;
 }
 

@@ -1,0 +1,49 @@
+import type { Command } from 'commander';
+import { withClientFlags } from './client-flags.js';
+
+export type SaveFlags = { html?: string; js?: string; css?: string; bin?: string };
+export type PullFlags = { out?: string; force?: boolean; stdout?: string };
+
+/** Declares `save` and `pull`; their code loads only when they run. */
+export function registerBinCommands(program: Command): void {
+  withClientFlags(program.command('save'), 'bin')
+    .description('save files as a new bin, or as a new revision of one with --bin, and print its URL')
+    .argument('[file]', 'an .html, .js or .css file (- for standard input as html); same-named siblings are taken too')
+    .option('--html <file>', 'the html panel (- for standard input)')
+    .option('--js <file>', 'the javascript panel (- for standard input)')
+    .option('--css <file>', 'the css panel (- for standard input)')
+    .option('--bin <id>', 'save a new revision of this bin (a new name is claimed)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ snippetkit save demo.html                 # takes demo.js and demo.css too, if they exist
+  $ snippetkit save demo.html --bin rovoqe    # revision 2 of rovoqe
+  $ snippetkit save --js app.js --css none.css
+  $ echo '<h1>hi</h1>' | snippetkit save -
+Prints e.g. http://localhost:3000/rovoqe/1`,
+    )
+    .action(async (file: string | undefined, flags: SaveFlags, command: Command) => {
+      const { save } = await import('./save.js');
+      await save(file, flags, command);
+    });
+
+  withClientFlags(program.command('pull'), 'bin')
+    .description('write a bin\'s panels to BIN.html, BIN.js and BIN.css (only the panels that are not empty)')
+    .argument('<bin>', 'BIN, BIN/REV, or a bin URL such as http://localhost:3000/rovoqe/2')
+    .option('-o, --out <dir>', 'folder to write into (created if needed)', '.')
+    .option('-f, --force', 'overwrite files that exist')
+    .option('--stdout <panel>', 'print one panel (html, css or js) instead of writing files')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ snippetkit pull rovoqe
+  $ snippetkit pull rovoqe/1 --out ./snippets --force
+  $ snippetkit pull rovoqe --stdout js > app.js`,
+    )
+    .action(async (bin: string, flags: PullFlags, command: Command) => {
+      const { pull } = await import('./pull.js');
+      await pull(bin, flags, command);
+    });
+}

@@ -1,0 +1,46 @@
+import type { Command } from 'commander';
+import type { ClientOptions, ServerKind } from './client.js';
+import { CliError, EXIT } from './errors.js';
+import { createOutput, type Output } from './output.js';
+
+/** The flags every client command takes. */
+export type GlobalFlags = { server?: string; apiKey?: string; json?: boolean; quiet?: boolean; debug?: boolean };
+
+const DEFAULT_SERVER: Record<ServerKind, { env: string; url: string }> = {
+  bin: { env: 'SNIPPETKIT_BIN_SERVER', url: 'http://localhost:3000' },
+  mock: { env: 'SNIPPETKIT_MOCK_SERVER', url: 'http://localhost:16540' },
+};
+
+/** Adds the client flags to a command; `kind` picks the default server shown in its help. */
+export function withClientFlags(command: Command, kind: ServerKind): Command {
+  const { env, url } = DEFAULT_SERVER[kind];
+  return command
+    .option('--server <url>', `the ${kind} server (env ${env}; default ${url})`)
+    .option('--api-key <key>', 'API key, sent as "Authorization: token KEY" (env SNIPPETKIT_API_KEY)')
+    .option('--json', 'machine-readable output on stdout, nothing else')
+    .option('-q, --quiet', 'print only the result and errors');
+}
+
+/** What a client command needs: where the server is, the key, and how to print. */
+export function clientContext(command: Command, kind: ServerKind, env: NodeJS.ProcessEnv = process.env): {
+  client: ClientOptions;
+  out: Output;
+  flags: GlobalFlags;
+} {
+  const flags = command.optsWithGlobals<GlobalFlags>();
+  const server = flags.server ?? (env[DEFAULT_SERVER[kind].env] || DEFAULT_SERVER[kind].url);
+  let parsed: URL;
+  try {
+    parsed = new URL(server);
+  } catch {
+    throw new CliError(`--server ${server} is not a URL; give one like ${DEFAULT_SERVER[kind].url}`, EXIT.usage);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new CliError(`--server ${server} must be an http:// or https:// URL`, EXIT.usage);
+  }
+  return {
+    client: { server: server.replace(/\/+$/, ''), kind, apiKey: flags.apiKey ?? (env.SNIPPETKIT_API_KEY || undefined) },
+    out: createOutput(flags),
+    flags,
+  };
+}

@@ -1,0 +1,94 @@
+import { CliError, EXIT } from './errors.js';
+
+export type ServerKind = 'bin' | 'mock';
+
+export type ClientOptions = {
+  /** Base URL, e.g. http://localhost:3000 */
+  server: string;
+  kind: ServerKind;
+  apiKey?: string;
+  timeoutMs?: number;
+};
+
+export type ApiAnswer = { status: number; body: unknown; headers: Headers };
+
+const START = { bin: 'snippetkit serve-bins', mock: 'snippetkit serve-mocks' };
+const KEY_HINT = 'pass --api-key KEY or set SNIPPETKIT_API_KEY';
+
+/**
+ * One JSON request to a snippetkit server. Whatever goes wrong becomes a one-line CliError that
+ * says what to do: not reachable, key needed, or an answer that is not our API. Other statuses
+ * (404, 400, 409 ...) are returned for the command to word.
+ */
+export async function callApi(
+  options: ClientOptions,
+  method: string,
+  path: string,
+  body?: { form?: Record<string, string>; json?: unknown },
+): Promise<ApiAnswer> {
+  const url = new URL(path, withSlash(options.server));
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (options.apiKey) headers.Authorization = `token ${options.apiKey}`;
+  let payload: string | undefined;
+  if (body?.form) {
+    headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    payload = new URLSearchParams(body.form).toString();
+  } else if (body && 'json' in body) {
+    headers['Content-Type'] = 'application/json';
+    payload = JSON.stringify(body.json);
+  }
+  let res: Response;
+  try {
+    res = await fetch(url, { method, headers, body: payload, signal: AbortSignal.timeout(options.timeoutMs ?? 30_000) });
+  } catch (err) {
+    throw unreachable(options, err);
+  }
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    throw notOurApi(options, `${method} ${url.pathname} answered ${res.status} with ${describe(res, text)}`);
+  }
+  if (res.status === 401 || res.status === 403) {
+    const said = errorMessage(parsed);
+    const refused = options.apiKey ? 'refused the API key' : 'needs an API key';
+    throw new CliError(`the ${options.kind} server ${refused}${said ? ` (${said})` : ''}: ${KEY_HINT}`, EXIT.auth);
+  }
+  if (res.status >= 500) {
+    throw new CliError(`the ${options.kind} server failed (${res.status} ${errorMessage(parsed) ?? ''})`.trim(), EXIT.badServer);
+  }
+  return { status: res.status, body: parsed, headers: res.headers };
+}
+
+/** The message of a server's error body: JS Bin's `{error}` or the mock server's `{message}`. */
+export function errorMessage(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const { error, message } = body as { error?: unknown; message?: unknown };
+  return typeof error === 'string' ? error : typeof message === 'string' ? message : undefined;
+}
+
+export function notOurApi(options: ClientOptions, detail: string): CliError {
+  return new CliError(
+    `${options.server} does not look like a snippetkit ${options.kind} server: ${detail}; check --server`,
+    EXIT.badServer,
+  );
+}
+
+function unreachable(options: ClientOptions, err: unknown): CliError {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  const why = (err as Error).name === 'TimeoutError' ? 'it did not answer in time' : (cause?.code ?? cause?.message ?? (err as Error).message);
+  return new CliError(
+    `cannot reach the ${options.kind} server at ${options.server} (${why}); start one with \`${START[options.kind]}\` or pass --server URL`,
+    EXIT.unreachable,
+  );
+}
+
+function describe(res: Response, text: string): string {
+  const type = res.headers.get('content-type') ?? 'no content type';
+  return `${type} (${text.slice(0, 40).replace(/\s+/g, ' ')}${text.length > 40 ? '…' : ''})`;
+}
+
+function withSlash(url: string): string {
+  return url.endsWith('/') ? url : `${url}/`;
+}

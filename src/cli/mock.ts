@@ -1,0 +1,132 @@
+import type { Command } from 'commander';
+import { callApi, errorMessage, notOurApi, type ClientOptions } from './client.js';
+import { clientContext } from './client-flags.js';
+import { CliError, EXIT } from './errors.js';
+import type { MockAddFlags } from './mock-commands.js';
+import { chalk, table, type Output } from './output.js';
+import { parseJsonFile, readText } from './read-input.js';
+
+type Listed = { name: string; statusCode: number; delay: number; hits: number; updated?: string; url?: string };
+type LoggedRequest = { time: string; method: string; url: string; headers: Record<string, string | string[]>; body: string };
+
+const endpointPath = (name: string) => `api/endpoint/${encodeURIComponent(name)}`;
+const servedUrl = (client: ClientOptions, name: string) => `${client.server}/endpoint/${encodeURIComponent(name)}`;
+
+/** `Name: value` → [name, value]; anything else is a usage error. */
+export function parseHeader(header: string): [string, string] {
+  const colon = header.indexOf(':');
+  const name = header.slice(0, colon).trim();
+  if (colon <= 0 || name === '') throw new CliError(`--header '${header}' is not 'Name: value'`, EXIT.usage);
+  return [name, header.slice(colon + 1).trim()];
+}
+
+function notFound(client: ClientOptions, name: string): CliError {
+  return new CliError(`no endpoint named ${name} at ${client.server}; \`snippetkit mock list\` shows them`, EXIT.notFound);
+}
+
+/** Turns a non-2xx answer into a CliError worded for the user. */
+function check(client: ClientOptions, name: string, status: number, body: unknown): void {
+  if (status === 404) throw notFound(client, name);
+  if (status === 409) throw new CliError(`an endpoint named ${name} already exists; pass --force to replace it`, EXIT.refused);
+  if (status >= 400) throw new CliError(`the mock server refused it: ${errorMessage(body) ?? `status ${status}`}`, EXIT.refused);
+  if (typeof body !== 'object' || body === null || (body as { success?: unknown }).success !== true) {
+    throw notOurApi(client, `it answered ${status} without {"success": true}`);
+  }
+}
+
+export async function mockAdd(name: string, file: string, flags: MockAddFlags, command: Command): Promise<void> {
+  const { client, out } = clientContext(command, 'mock');
+  const data = parseJsonFile(await readText(file), file);
+  const request: Record<string, unknown> = { name, data };
+  if (flags.status !== undefined) request.statusCode = flags.status;
+  if (flags.delay !== undefined) request.delay = flags.delay;
+  if (flags.header.length > 0) request.headers = Object.fromEntries(flags.header.map(parseHeader));
+  const { status, body } = flags.force
+    ? await callApi(client, 'PUT', endpointPath(name), { json: request })
+    : await callApi(client, 'PUT', 'api/endpoint/add', { json: request });
+  check(client, name, status, body);
+  const saved = body as { statusCode: number; delay: number };
+  const url = servedUrl(client, name);
+  out.note(`${status === 201 ? 'created' : 'replaced'} ${name}: status ${saved.statusCode}, delay ${saved.delay} ms`);
+  out.result(url, { url, created: status === 201, ...(body as object) });
+}
+
+export async function mockList(command: Command): Promise<void> {
+  const { client, out } = clientContext(command, 'mock');
+  const { status, body } = await callApi(client, 'GET', 'api/endpoints');
+  check(client, '', status, body);
+  const endpoints = (body as { endpoints?: Listed[] }).endpoints;
+  if (!Array.isArray(endpoints)) throw notOurApi(client, 'its list has no endpoints');
+  if (out.json) return out.result('', endpoints);
+  if (endpoints.length === 0) return out.result(chalk.dim('no endpoints yet: add one with `snippetkit mock add NAME FILE.json`'), []);
+  const rows = endpoints.map((e) => [e.name, String(e.statusCode), `${e.delay} ms`, String(e.hits), e.updated ?? '', e.url ?? servedUrl(client, e.name)]);
+  out.result(table(['NAME', 'STATUS', 'DELAY', 'HITS', 'UPDATED', 'URL'], rows), endpoints);
+}
+
+export async function mockGet(name: string, command: Command): Promise<void> {
+  const { client, out } = clientContext(command, 'mock');
+  const { status, body } = await callApi(client, 'GET', endpointPath(name));
+  check(client, name, status, body);
+  const record = body as { statusCode: number; delay: number; headers?: Record<string, string>; data: unknown; hits?: number };
+  const headers = Object.entries(record.headers ?? {}).map(([k, v]) => `\n${chalk.dim('header')} ${k}: ${v}`).join('');
+  const text = `${chalk.bold(name)}  status ${record.statusCode}  delay ${record.delay} ms  hits ${record.hits ?? 0}${headers}\n${JSON.stringify(record.data, null, 2)}`;
+  out.result(text, body);
+}
+
+export async function mockRemove(name: string, command: Command): Promise<void> {
+  const { client, out } = clientContext(command, 'mock');
+  const { status, body } = await callApi(client, 'DELETE', endpointPath(name));
+  check(client, name, status, body);
+  out.result(`deleted ${name}`, body);
+}
+
+export async function mockLog(name: string, flags: { follow?: boolean }, command: Command): Promise<void> {
+  const { client, out } = clientContext(command, 'mock');
+  const fetchLog = async (): Promise<LoggedRequest[]> => {
+    const { status, body } = await callApi(client, 'GET', `${endpointPath(name)}/requests`);
+    check(client, name, status, body);
+    const requests = (body as { requests?: LoggedRequest[] }).requests;
+    if (!Array.isArray(requests)) throw notOurApi(client, 'its request log has no requests');
+    return [...requests].reverse(); // the server sends newest first
+  };
+  const first = await fetchLog();
+  if (!flags.follow) {
+    if (out.json) return out.result('', first);
+    return out.result(first.length === 0 ? chalk.dim(`${name} has received no requests yet`) : first.map(formatRequest).join('\n'), first);
+  }
+  let seen = first;
+  first.forEach((r) => printOne(out, r));
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const now = await fetchLog();
+    for (const request of newSince(seen, now)) printOne(out, request);
+    seen = now;
+  }
+}
+
+/** The requests in `now` after the last one of `before` (both oldest first; the log is a ring of 100). */
+export function newSince(before: LoggedRequest[], now: LoggedRequest[]): LoggedRequest[] {
+  const last = before.at(-1);
+  if (!last) return now;
+  const key = JSON.stringify(last);
+  const index = now.findLastIndex((r) => JSON.stringify(r) === key);
+  return index === -1 ? now : now.slice(index + 1);
+}
+
+function printOne(out: Output, request: LoggedRequest): void {
+  if (out.json) process.stdout.write(`${JSON.stringify(request)}\n`);
+  else out.result(formatRequest(request), request);
+}
+
+function formatRequest(request: LoggedRequest): string {
+  const headers = Object.entries(request.headers)
+    .map(([k, v]) => `  ${chalk.dim(`${k}:`)} ${Array.isArray(v) ? v.join(', ') : v}`)
+    .join('\n');
+  let body = request.body;
+  try {
+    if (body) body = JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    // not JSON: shown as it came
+  }
+  return `${chalk.dim(request.time)} ${chalk.bold(request.method)} ${request.url}\n${headers}${body ? `\n${body}` : ''}\n`;
+}

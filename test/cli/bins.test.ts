@@ -1,0 +1,164 @@
+import { expect } from 'chai';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync, writeFileSync, readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli, startServerProcess, type ServerProcess } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
+
+describe('snippetkit save and pull', function () {
+  this.timeout(30_000);
+  let temp: ReturnType<typeof tempDir>;
+  let server: ServerProcess;
+  let keyed: ServerProcess;
+  const cli = (args: string[], input?: string, env: NodeJS.ProcessEnv = {}) =>
+    runCli(args, { SNIPPETKIT_BIN_SERVER: server.url, ...env }, input);
+
+  before(async () => {
+    temp = tempDir();
+    [server, keyed] = await Promise.all([
+      startServerProcess(['serve-bins', '--port', '0', '--data', join(temp.dir, 'open.sqlite')], {
+        SNIPPETKIT_API_ALLOWANONYMOUSREADWRITE: 'true',
+      }),
+      startServerProcess(['serve-bins', '--port', '0', '--data', join(temp.dir, 'keyed.sqlite')], {
+        SNIPPETKIT_OWNERSHIP_API_KEY: 'k3y',
+      }),
+    ]);
+  });
+  after(async () => {
+    await Promise.all([server.stop(), keyed.stop()]);
+    temp.cleanup();
+  });
+
+  function files(dir: string, contents: Record<string, string>): void {
+    for (const [name, text] of Object.entries(contents)) writeFileSync(join(dir, name), text);
+  }
+
+  it('round-trips the panels byte for byte, unicode and an empty panel included', async () => {
+    const src = tempDir();
+    const html = '<!doctype html>\r\n<h1>Grüße 👋</h1>\n';
+    const css = 'h1 { content: "→ ✓"; }\n';
+    files(src.dir, { 'page.html': html, 'page.css': css, 'page.js': '' });
+    const saved = await cli(['save', join(src.dir, 'page.html')]);
+    expect(saved.code, saved.stderr).to.equal(0);
+    const url = saved.stdout.trim();
+    expect(url).to.match(new RegExp(`^${server.url.replace(/\./g, '\\.')}/[a-z]{6}/1$`));
+    expect(saved.stderr).to.include('took html from page.html, javascript from page.js, css from page.css');
+    const bin = url.split('/').at(-2)!;
+
+    const out = join(src.dir, 'out');
+    const pulled = await cli(['pull', bin, '--out', out]);
+    expect(pulled.code, pulled.stderr).to.equal(0);
+    expect(readdirSync(out).sort()).to.deep.equal([`${bin}.css`, `${bin}.html`]);
+    expect(readFileSync(join(out, `${bin}.html`), 'utf8')).to.equal(html);
+    expect(readFileSync(join(out, `${bin}.css`), 'utf8')).to.equal(css);
+    src.cleanup();
+  });
+
+  it('saves a new revision with --bin and pulls any revision', async () => {
+    const src = tempDir();
+    files(src.dir, { 'a.js': 'one()', 'b.js': 'two()' });
+    const first = await cli(['save', join(src.dir, 'a.js'), '--json']);
+    const { bin } = JSON.parse(first.stdout);
+    const second = await cli(['save', '--js', join(src.dir, 'b.js'), '--bin', bin]);
+    expect(second.stdout.trim()).to.equal(`${server.url}/${bin}/2`);
+    expect((await cli(['pull', `${bin}/1`, '--stdout', 'js'])).stdout).to.equal('one()');
+    expect((await cli(['pull', `${server.url}/${bin}/2/edit`, '--stdout', 'js'], undefined, { SNIPPETKIT_BIN_SERVER: 'http://127.0.0.1:1' })).stdout).to.equal('two()');
+    src.cleanup();
+  });
+
+  it('prints parseable JSON and nothing else with --json', async () => {
+    const result = await cli(['save', '-', '--json'], '<p>from stdin</p>');
+    expect(result.code).to.equal(0);
+    expect(result.stderr).to.equal('');
+    const saved = JSON.parse(result.stdout);
+    expect(saved).to.include({ snapshot: 1, summary: 'from stdin' });
+    expect(saved.url).to.equal(`${server.url}/${saved.bin}/1`);
+    const out = tempDir();
+    const pulled = JSON.parse((await cli(['pull', saved.bin, '--out', out.dir, '--json'])).stdout);
+    expect(pulled).to.deep.equal({ bin: saved.bin, snapshot: 1, files: [join(out.dir, `${saved.bin}.html`)] });
+    out.cleanup();
+  });
+
+  it('reads a panel from standard input', async () => {
+    const result = await cli(['save', '--css', '-'], 'body { color: red }');
+    const bin = result.stdout.trim().split('/').at(-2)!;
+    expect((await cli(['pull', bin, '--stdout', 'css'])).stdout).to.equal('body { color: red }');
+  });
+
+  it('never overwrites a file unless --force', async () => {
+    const src = tempDir();
+    const saved = await cli(['save', '-'], 'new content');
+    const bin = saved.stdout.trim().split('/').at(-2)!;
+    files(src.dir, { [`${bin}.html`]: 'mine' });
+    const refused = await cli(['pull', bin, '--out', src.dir]);
+    expect(refused.code).to.equal(7);
+    expect(refused.stderr.trim()).to.equal(`snippetkit: would overwrite ${join(src.dir, `${bin}.html`)}; pass --force to overwrite`);
+    expect(readFileSync(join(src.dir, `${bin}.html`), 'utf8')).to.equal('mine');
+    expect((await cli(['pull', bin, '--out', src.dir, '--force'])).code).to.equal(0);
+    expect(readFileSync(join(src.dir, `${bin}.html`), 'utf8')).to.equal('new content');
+    src.cleanup();
+  });
+
+  describe('errors: one line, a documented exit code, no stack', () => {
+    let html: Server;
+    let htmlUrl: string;
+    let closedUrl: string;
+    before(async () => {
+      const probe = createServer().listen(0, '127.0.0.1');
+      await new Promise((r) => probe.once('listening', r));
+      closedUrl = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
+      await new Promise((r) => probe.close(r));
+      html = createServer((_req, res) => res.setHeader('content-type', 'text/html').end('<html>not an API</html>')).listen(0, '127.0.0.1');
+      await new Promise((r) => html.once('listening', r));
+      htmlUrl = `http://127.0.0.1:${(html.address() as AddressInfo).port}`;
+    });
+    after(() => html.close());
+
+    const cases: { name: string; args: () => string[]; env?: () => NodeJS.ProcessEnv; code: number; message: () => string }[] = [
+      {
+        name: 'a server that is not running',
+        args: () => ['pull', 'abc', '--server', closedUrl],
+        code: 4,
+        message: () => `snippetkit: cannot reach the bin server at ${closedUrl} (ECONNREFUSED); start one with \`snippetkit serve-bins\` or pass --server URL`,
+      },
+      {
+        name: 'a save without the key the server needs',
+        args: () => ['save', '-', '--server', keyed.url],
+        code: 5,
+        message: () => 'snippetkit: the bin server needs an API key (You need to provide a valid API key when using this API): pass --api-key KEY or set SNIPPETKIT_API_KEY',
+      },
+      {
+        name: 'a wrong key',
+        args: () => ['save', '-', '--server', keyed.url, '--api-key', 'nope'],
+        code: 5,
+        message: () => 'snippetkit: the bin server refused the API key (The API key you provided is not valid): pass --api-key KEY or set SNIPPETKIT_API_KEY',
+      },
+      { name: 'an unknown bin', args: () => ['pull', 'nosuchbin'], code: 6, message: () => `snippetkit: no bin named nosuchbin at ${server.url}` },
+      { name: 'a missing file', args: () => ['save', '/no/such/file.html'], code: 7, message: () => 'snippetkit: cannot read /no/such/file.html: no such file' },
+      {
+        name: 'a server that is not the API',
+        args: () => ['pull', 'abc', '--server', htmlUrl],
+        code: 8,
+        message: () => `snippetkit: ${htmlUrl} does not look like a snippetkit bin server: GET /api/abc answered 200 with text/html (<html>not an API</html>); check --server`,
+      },
+      { name: 'an empty save', args: () => ['save', '-'], code: 9, message: () => 'snippetkit: the bin server refused the save: Unable to save: The bin has no content' },
+      { name: 'nothing to save', args: () => ['save'], code: 2, message: () => 'snippetkit: nothing to save: give FILE.html (or .js/.css), or --html/--js/--css FILE' },
+    ];
+    for (const c of cases) {
+      it(`says what to do about ${c.name} (exit ${c.code})`, async () => {
+        const result = await cli(c.args(), '   ');
+        expect(result.code).to.equal(c.code);
+        expect(result.stderr.trim()).to.equal(c.message());
+        expect(result.stdout).to.equal('');
+      });
+    }
+
+    it('saves with the key from --api-key or SNIPPETKIT_API_KEY', async () => {
+      const flag = await cli(['save', '-', '--server', keyed.url, '--api-key', 'k3y'], 'x');
+      const env = await cli(['save', '-', '--server', keyed.url], 'y', { SNIPPETKIT_API_KEY: 'k3y' });
+      expect([flag.code, env.code]).to.deep.equal([0, 0]);
+      expect(existsSync(join(temp.dir, 'keyed.sqlite'))).to.equal(true);
+    });
+  });
+});
