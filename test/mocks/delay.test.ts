@@ -43,8 +43,11 @@ describe('endpoint delay', function () {
     );
     const total = performance.now() - start;
     agent.destroy();
+    const times = results.map((r) => r.ms).sort((a, b) => a - b);
     expect(results.every((r) => r.status === 200)).to.equal(true);
-    expect(Math.min(...results.map((r) => r.ms))).to.be.at.least(295);
+    expect(times[0]).to.be.at.least(295);
+    // A blocking wait would take 1,000 x 300 ms; a listen backlog too small for the burst, 1.3 s or more.
+    expect(times[949], '95th percentile').to.be.below(1200);
     expect(total).to.be.below(3000);
   });
 
