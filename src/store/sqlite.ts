@@ -32,7 +32,9 @@ export async function openSqliteKeyv(file: string, options: OpenOptions): Promis
   const unlock = options.lock === false ? () => {} : lockDataFile(path);
   // The adapter takes one options object; a second argument would be dropped silently.
   const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, table: 'keyv', busyTimeout: 5000 });
-  const keyv = new Keyv({ store: adapter, namespace: options.namespace });
+  // Keyv swallows store errors by default (set() resolves false): a save must never be answered as written
+  // when it was not, so errors throw.
+  const keyv = new Keyv({ store: adapter, namespace: options.namespace, throwOnErrors: true });
   let failure: unknown;
   keyv.on('error', (err: unknown) => {
     failure ??= err;
