@@ -5,8 +5,11 @@ import { errorHandler, HttpError } from '../http/errors.js';
 import { under } from '../http/under.js';
 import { silentLogger, type Logger } from '../server/logger.js';
 import { createApiRouter } from './api.js';
+import { clientAssets } from './assets.js';
 import type { BinConfig } from './config.js';
 import { apiCors } from './cors.js';
+import { errorPage, rootFrom } from './page-templates.js';
+import { createPages } from './pages.js';
 import type { BinStore } from './store.js';
 
 export type BinAppOptions = {
@@ -20,7 +23,14 @@ export function createBinApp({ store, config, logger = silentLogger }: BinAppOpt
   const app = new Koa();
   const limit = config['max-request-size'];
 
-  app.use(errorHandler((_status, message, field) => (field ? { error: message, field } : { error: message }), logger));
+  // One error middleware: JSON in JS Bin's shape under /api, an HTML page for everything a browser opens.
+  app.use(
+    errorHandler((status, message, field, ctx) => {
+      if (isApi(ctx.path)) return field ? { error: message, field } : { error: message };
+      ctx.type = 'html';
+      return errorPage(status, message, rootFrom(ctx.path));
+    }, logger),
+  );
 
   // --- the REST API: CORS first (preflights carry no key), then the body, then the routes
   const api = createApiRouter({ store, config });
@@ -43,8 +53,16 @@ export function createBinApp({ store, config, logger = silentLogger }: BinAppOpt
     ctx.body = 'OK';
   });
 
+  // --- the editor, output pages and the editor's bundle
+  app.use(clientAssets());
+  app.use(createPages({ store }));
+
   app.use(() => {
     throw new HttpError(404, 'not found');
   });
   return app;
+}
+
+function isApi(path: string): boolean {
+  return path === '/api' || path.startsWith('/api/');
 }

@@ -1,0 +1,27 @@
+// Bundles the editor (src/client, CodeMirror 6) and its stylesheet into dist/public/, which the bin
+// server serves under /static/: no CDN, so the editor works offline.
+import { build } from 'esbuild';
+import { statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const started = performance.now();
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: [
+    { in: 'src/client/main.ts', out: 'editor' },
+    { in: 'templates/editor.css', out: 'editor' },
+  ],
+  outdir: 'dist/public',
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  target: ['chrome110', 'firefox110', 'safari16'],
+  sourcemap: 'linked',
+  metafile: true,
+  logLevel: 'warning',
+});
+
+const files = Object.keys(result.metafile.outputs).filter((file) => !file.endsWith('.map') && !file.endsWith('.txt'));
+const sizes = files.map((file) => `${file} ${(statSync(`${root}/${file}`).size / 1024).toFixed(0)} KB`);
+console.log(`client: ${sizes.join(', ')} in ${Math.round(performance.now() - started)} ms`);

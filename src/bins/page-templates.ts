@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { EDITOR_DATA_ID, type EditorData } from '../shared/editor-data.js';
+
+/** templates/ of the package; the same from dist/bins and src/bins (tests run the sources). */
+const TEMPLATES = fileURLToPath(new URL('../../templates/', import.meta.url));
+
+const cache = new Map<string, string>();
+
+/** A file of templates/, read once: they are part of the installed package and never change under us. */
+function template(name: string): string {
+  let text = cache.get(name);
+  if (text === undefined) {
+    text = readFileSync(TEMPLATES + name, 'utf8');
+    cache.set(name, text);
+  }
+  return text;
+}
+
+/** Replaces each {{name}} with its value, HTML-escaped unless the name is in `raw`. */
+function fill(text: string, values: Record<string, string>, raw: string[] = []): string {
+  return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
+    const value = values[name] ?? '';
+    return raw.includes(name) ? value : escapeHtml(value);
+  });
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The html panel a new bin starts with. */
+export function starterHtml(): string {
+  return template('starter.html');
+}
+
+/** The editor page, with `data` as JSON for the client. */
+export function editorPage(data: EditorData, title: string): string {
+  // JSON inside <script>: escape "<" so a panel holding "</script>" cannot end the element.
+  const json = JSON.stringify(data).replace(/</g, '\\u003c');
+  const page = template('editor.html');
+  if (!page.includes(`id="${EDITOR_DATA_ID}"`)) throw new Error('templates/editor.html lost its data element');
+  return fill(page, { root: data.root, title, data: json }, ['data']);
+}
+
+const TITLES: Record<number, string> = { 400: 'Bad request', 403: 'Forbidden', 404: 'Not found', 413: 'Too large' };
+
+/** The HTML error page of the page routes (the API answers JSON). */
+export function errorPage(status: number, message: string, root: string): string {
+  const title = TITLES[status] ?? (status >= 500 ? 'Something went wrong' : 'Error');
+  const text = status === 404 ? 'There is no bin, revision or page at this address.' : message;
+  return fill(template('error.html'), { status: String(status), title, message: text, root });
+}
+
+/** The relative path from a request path to the root: "/" → "./", "/abc" → "./", "/abc/2/edit" → "../../". */
+export function rootFrom(path: string): string {
+  const depth = path.split('/').length - 2;
+  return depth > 0 ? '../'.repeat(depth) : './';
+}

@@ -1,0 +1,120 @@
+import type { Context, Middleware } from 'koa';
+import { HttpError } from '../http/errors.js';
+import type { EditorData, RevisionEntry } from '../shared/editor-data.js';
+import { parseRev } from './api.js';
+import { normalizeId } from './ids.js';
+import { editorPage, rootFrom, starterHtml } from './page-templates.js';
+import { renderOutput, renderPanel, type PanelName } from './render.js';
+import type { BinStore, StoredRevision } from './store.js';
+
+export type PagesOptions = { store: BinStore };
+
+/**
+ * Output pages and raw panels run the bin's code on our origin, where the editor keeps the API key in
+ * localStorage. A CSP sandbox gives them an opaque origin, as the editor's preview iframe has.
+ */
+export const OUTPUT_SANDBOX = 'sandbox allow-scripts allow-modals allow-forms allow-popups';
+
+type Route = { bin: string; rev: string | undefined; extra: string | undefined };
+type Handler = (ctx: Context, route: Route) => Promise<void>;
+
+const BIN = '/([A-Za-z0-9_-]+)';
+const REV = '(?:/(\\d+|latest))?';
+const PANEL_TYPES: Record<PanelName, string> = { html: 'html', css: 'css', javascript: 'js' };
+const EXTENSIONS: Record<string, PanelName> = { html: 'html', css: 'css', js: 'javascript' };
+
+/** The editor and output routes (shared/jsbin-api.md § Pages); everything else passes on. */
+export function createPages({ store }: PagesOptions): Middleware {
+  async function load(route: Route): Promise<StoredRevision> {
+    const bin = normalizeId(route.bin);
+    const revision = bin && (await store.get(bin, parseRev(route.rev)));
+    if (!revision) throw new HttpError(404, 'not found');
+    return revision;
+  }
+
+  /** The bin's revisions newest first; deleted ones are skipped. */
+  async function revisionsOf(bin: string): Promise<RevisionEntry[]> {
+    const latest = await store.get(bin);
+    if (!latest) return [];
+    const all = await Promise.all(Array.from({ length: latest.rev }, (_, i) => store.get(bin, latest.rev - i)));
+    return all.filter((r) => r !== undefined).map((r) => ({ rev: r.rev, created: r.created }));
+  }
+
+  const newEditor: Handler = async (ctx) => {
+    const data: EditorData = {
+      root: './',
+      bin: null,
+      rev: null,
+      panels: { html: starterHtml(), css: '', javascript: '' },
+      settings: {},
+      revisions: [],
+    };
+    ctx.type = 'html';
+    ctx.body = editorPage(data, 'snippetkit');
+  };
+
+  const editor: Handler = async (ctx, route) => {
+    const revision = await load(route);
+    const data: EditorData = {
+      root: rootFrom(ctx.path),
+      bin: revision.bin,
+      rev: revision.rev,
+      panels: { html: revision.html, css: revision.css, javascript: revision.javascript },
+      settings: revision.settings,
+      revisions: await revisionsOf(revision.bin),
+    };
+    ctx.type = 'html';
+    ctx.body = editorPage(data, `${revision.bin}/${revision.rev} · snippetkit`);
+  };
+
+  const output: Handler = async (ctx, route) => {
+    const revision = await load(route);
+    const quiet = route.extra === '/quiet';
+    // The edit link follows the address: a numbered revision edits that one, /:bin and /latest the latest.
+    const named = parseRev(route.rev) !== undefined;
+    const editUrl = `${rootFrom(ctx.path)}${revision.bin}${named ? `/${revision.rev}` : ''}/edit`;
+    sandboxed(ctx, 'html', renderOutput(revision, { editUrl: quiet ? undefined : editUrl }));
+  };
+
+  const panel: Handler = async (ctx, route) => {
+    const revision = await load(route);
+    const name = EXTENSIONS[route.extra!];
+    sandboxed(ctx, PANEL_TYPES[name], renderPanel(revision, name));
+  };
+
+  const source: Handler = async (ctx, route) => {
+    const revision = await load(route);
+    const page = renderOutput(revision);
+    if (route.extra === 'download') {
+      ctx.attachment(`${revision.bin}.${revision.rev}.html`);
+      sandboxed(ctx, 'html', page);
+    } else {
+      sandboxed(ctx, 'text', page);
+    }
+  };
+
+  const routes: [RegExp, Handler][] = [
+    [/^\/$/, newEditor],
+    [new RegExp(`^${BIN}${REV}/edit$`), editor],
+    [new RegExp(`^${BIN}${REV}\\.(js|css|html)$`), panel],
+    [new RegExp(`^${BIN}${REV}/(source|download)$`), source],
+    [new RegExp(`^${BIN}${REV}(/quiet)?$`), output],
+  ];
+
+  return async (ctx, next) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    for (const [pattern, handler] of routes) {
+      const match = pattern.exec(ctx.path);
+      if (match) return handler(ctx, { bin: match[1] ?? '', rev: match[2], extra: match[3] });
+    }
+    return next();
+  };
+}
+
+/** A body made of the bin's own code: opaque origin, and no MIME sniffing. */
+function sandboxed(ctx: Context, type: string, body: string): void {
+  ctx.set('Content-Security-Policy', OUTPUT_SANDBOX);
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.type = type;
+  ctx.body = body;
+}

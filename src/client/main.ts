@@ -1,0 +1,112 @@
+import type { Panels } from '../shared/assemble.js';
+import { EDITOR_DATA_ID, type EditorData } from '../shared/editor-data.js';
+import { createCodePanes } from './code-panes.js';
+import { createConsolePane } from './console-pane.js';
+import { debounce } from './debounce.js';
+import { askForKey } from './key-dialog.js';
+import { wirePaneToggles } from './layout.js';
+import { renderPreview } from './preview.js';
+import { createRevisionMenu } from './revisions.js';
+import { postSave } from './save.js';
+import { showShare, wireCopyButtons } from './share.js';
+import { say } from './status.js';
+import { apiKey, draftKey, dropDraft, keepDraft, loadDraft, samePanels } from './storage.js';
+
+const data = JSON.parse(document.getElementById(EDITOR_DATA_ID)!.textContent!) as EditorData;
+// Resolved once: a save changes the address (and its depth), not the server's root.
+const root = new URL(data.root, location.href);
+const outputUrl = (bin: string, rev: number) => new URL(`${bin}/${rev}`, root).href;
+const editUrl = (bin: string, rev: number) => new URL(`${bin}/${rev}/edit`, root).href;
+
+// --- what is being edited: the revision it started from, and the code as the server has it
+let bin = data.bin;
+let rev = data.rev;
+let saved: Panels = data.panels;
+let draft = draftKey(bin, rev);
+
+// --- panes, preview and console
+const frame = document.getElementById('preview') as HTMLIFrameElement;
+const consolePane = createConsolePane(frame);
+const restored = loadDraft(draft);
+const panes = createCodePanes(restored ?? saved, () => {
+  preview();
+  keep();
+});
+const preview = debounce(() => renderPreview(frame, panes.read(), consolePane), 300);
+// Unsaved code lives in localStorage until a save succeeds, so a crash, a reload or a failed save loses nothing.
+const keep = debounce(() => {
+  const now = panes.read();
+  if (samePanels(now, saved)) dropDraft(draft);
+  else keepDraft(draft, now);
+}, 300);
+addEventListener('pagehide', () => keep.flush());
+renderPreview(frame, panes.read(), consolePane);
+
+wirePaneToggles();
+wireCopyButtons();
+const menu = createRevisionMenu(root, bin, data.revisions, rev);
+if (bin !== null && rev !== null) showShare(outputUrl(bin, rev), editUrl(bin, rev));
+if (restored && !samePanels(restored, saved)) {
+  say(`Restored your unsaved changes from ${new Date(restored.kept).toLocaleString()}.`, 'info', {
+    label: 'Discard them',
+    run() {
+      panes.write(saved);
+      dropDraft(draft);
+      renderPreview(frame, saved, consolePane);
+    },
+  });
+}
+
+// --- saving
+const saveButton = document.getElementById('save') as HTMLButtonElement;
+let saving = false;
+
+async function save(): Promise<void> {
+  if (saving) return;
+  saving = true;
+  saveButton.disabled = true;
+  keep.flush();
+  const panels = panes.read();
+  let key = apiKey.get();
+  try {
+    for (;;) {
+      const result = await postSave(root, bin, panels, key);
+      if (result.ok) {
+        if (key) apiKey.set(key);
+        saved = panels;
+        dropDraft(draft);
+        bin = result.bin;
+        rev = result.rev;
+        draft = draftKey(bin, rev);
+        keep(); // code typed while the save was on its way is a draft of the new revision
+        history.replaceState(null, '', editUrl(bin, rev));
+        document.title = `${bin}/${rev} · snippetkit`;
+        showShare(outputUrl(bin, rev), editUrl(bin, rev));
+        menu.update(bin, rev, { rev, created: new Date().toISOString() });
+        say(`Saved revision ${rev}.`);
+        return;
+      }
+      // 403 is the API's answer for a missing or wrong key: ask (once per attempt), forget a wrong one.
+      if (result.status !== 403) return say(`Not saved: ${result.error}. Your code is kept in this browser.`, 'error');
+      if (key) apiKey.set(null);
+      key = (await askForKey(result.error)) ?? null;
+      if (!key) return say(`Not saved: ${result.error}. Your code is kept in this browser.`, 'error');
+    }
+  } finally {
+    saving = false;
+    saveButton.disabled = false;
+  }
+}
+
+saveButton.addEventListener('click', () => void save());
+// Capture phase, so the browser's "Save page" never opens, even from inside an editor.
+addEventListener(
+  'keydown',
+  (event) => {
+    if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 's') {
+      event.preventDefault();
+      void save();
+    }
+  },
+  true,
+);

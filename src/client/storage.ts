@@ -1,0 +1,72 @@
+import type { Panels } from '../shared/assemble.js';
+
+/**
+ * What the editor keeps in this browser's localStorage: unsaved code per bin revision, the API key
+ * and the pane layout. Storage can be full or switched off; the editor then works without it.
+ */
+const PREFIX = 'snippetkit:';
+
+function read(key: string): string | null {
+  try {
+    return localStorage.getItem(PREFIX + key);
+  } catch {
+    return null;
+  }
+}
+
+function write(key: string, value: string | null): void {
+  try {
+    if (value === null) localStorage.removeItem(PREFIX + key);
+    else localStorage.setItem(PREFIX + key, value);
+  } catch {
+    // Full or disabled: nothing to keep it in.
+  }
+}
+
+export type Draft = Panels & { kept: string };
+
+/** Drafts are kept per revision being edited (`new` on `/`), so two tabs on two bins do not mix. */
+export function draftKey(bin: string | null, rev: number | null): string {
+  return bin === null ? 'draft:new' : `draft:${bin}/${rev}`;
+}
+
+export function loadDraft(key: string): Draft | undefined {
+  try {
+    const draft = JSON.parse(read(key) ?? 'null') as Draft | null;
+    return draft && typeof draft.html === 'string' && typeof draft.css === 'string' && typeof draft.javascript === 'string'
+      ? draft
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function keepDraft(key: string, panels: Panels): void {
+  const draft: Draft = { html: panels.html, css: panels.css, javascript: panels.javascript, kept: new Date().toISOString() };
+  write(key, JSON.stringify(draft));
+}
+
+export function dropDraft(key: string): void {
+  write(key, null);
+}
+
+export const apiKey = {
+  get: (): string | null => read('api-key'),
+  set: (key: string | null): void => write('api-key', key),
+};
+
+export const layout = {
+  hidden: (): string[] => {
+    try {
+      const panes = JSON.parse(read('hidden-panes') ?? '[]') as unknown;
+      return Array.isArray(panes) ? panes.filter((p): p is string => typeof p === 'string') : [];
+    } catch {
+      return [];
+    }
+  },
+  setHidden: (panes: string[]): void => write('hidden-panes', JSON.stringify(panes)),
+};
+
+export function samePanels(a: Panels, b: Panels): boolean {
+  return a.html === b.html && a.css === b.css && a.javascript === b.javascript;
+}

@@ -1,0 +1,25 @@
+import type { Panels } from './assemble.js';
+
+/** One entry of the editor's revision menu. */
+export type RevisionEntry = { rev: number; created: string };
+
+/**
+ * What the server puts in the editor page for the client to start from (JSON in a script element).
+ * Never holds the API key: the editor asks the user for it.
+ */
+export type EditorData = {
+  /** Relative path from the page to the server's root ("./", "../", "../../"), so a proxy may mount us under a prefix. */
+  root: string;
+  /** The bin being edited, or null on `/` (a save makes a new bin). */
+  bin: string | null;
+  /** The revision loaded, or null on `/`. */
+  rev: number | null;
+  panels: Panels;
+  /** The revision's settings as saved (issue 7's settings.processors will be read from here). */
+  settings: Record<string, unknown>;
+  /** The bin's revisions, newest first; empty on `/`. */
+  revisions: RevisionEntry[];
+};
+
+/** The id of the script element holding the EditorData. */
+export const EDITOR_DATA_ID = 'editor-data';
