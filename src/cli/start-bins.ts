@@ -5,6 +5,7 @@ import { openBinStore } from '../bins/store.js';
 import { defaultDataFile } from '../store/data-file.js';
 import { loadBinConfig } from './bin-config.js';
 import { consoleLogger } from './console-logger.js';
+import { isLoopback } from './loopback.js';
 import { envPort } from './options.js';
 import { serveUntilSignal } from './serve.js';
 import type { ServeBinsFlags } from './serve-bins.js';
@@ -22,6 +23,9 @@ export async function startBinServer(flags: ServeBinsFlags, env: NodeJS.ProcessE
     banner: flags.quiet ? undefined : (url, store) => banner(url, store.file, config),
     log: logger.info,
   });
+  if (!isLoopback(flags.host) && apiMode(config) === 'open') {
+    logger.warn(`warning: listening on ${flags.host} with anonymous writes on: anyone who can reach this machine can save bins`);
+  }
 }
 
 function banner(url: string, file: string, config: BinConfig): string {

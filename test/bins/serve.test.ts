@@ -165,6 +165,23 @@ describe('snippetkit serve-bins (the process)', function () {
     }
   });
 
+  it('warns when it listens beyond this machine with anonymous writes on', async () => {
+    const server = await startServerProcess(['serve-bins', '--port', '0', '--host', '0.0.0.0', '--data', join(temp.dir, 'b.sqlite')], open);
+    try {
+      await new Promise((r) => setTimeout(r, 200));
+      expect(server.stderr()).to.include('warning: listening on 0.0.0.0 with anonymous writes on');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('does not warn on loopback', async () => {
+    const server = await startServerProcess(['serve-bins', '--port', '0', '--data', join(temp.dir, 'b.sqlite')], open);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(server.stderr()).to.equal('');
+    await server.stop();
+  });
+
   it('has help with examples', async () => {
     const result = await runCli(['serve-bins', '--help']);
     expect(result.code).to.equal(0);
