@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { openSqliteKeyv, type SqliteKeyv } from '../store/sqlite.js';
 import { randomId } from './ids.js';
 
@@ -46,10 +47,24 @@ export async function openBinStore(file: string): Promise<BinStore> {
   return createBinStore(await openSqliteKeyv(file, { namespace: 'bins' }));
 }
 
-export function createBinStore(db: SqliteKeyv): BinStore {
+/** How much of the store is kept in memory: heads by count, revisions by their text size. */
+export type CacheLimits = { heads: number; revisionBytes: number };
+const DEFAULT_CACHE: CacheLimits = { heads: 100_000, revisionBytes: 64 * 1024 * 1024 };
+
+export function createBinStore(db: SqliteKeyv, cache: CacheLimits = DEFAULT_CACHE): BinStore {
   const { keyv } = db;
   // Per-bin queue: saves to one bin run one after another, so each gets the next number.
   const queues = new Map<string, Promise<unknown>>();
+  // This process is the file's only writer (the lock), so what it caches cannot go stale.
+  // Revisions never change; heads change only through append/remove below, which update the cache.
+  const heads = new LRUCache<string, Head>({ max: cache.heads });
+  const revisions = new LRUCache<string, Revision>({
+    maxSize: cache.revisionBytes,
+    sizeCalculation: (r) => 2 * (r.html.length + r.javascript.length + r.css.length) + 256,
+  });
+  // One statement writes the revision and the head: both land, or neither does.
+  const upsertTwo = `INSERT INTO keyv (key, value) VALUES (?, ?), (?, ?)
+    ON CONFLICT(key) DO UPDATE SET value = excluded.value`;
 
   function withLock<T>(bin: string, task: () => Promise<T>): Promise<T> {
     const previous = queues.get(bin) ?? Promise.resolve();
@@ -63,19 +78,35 @@ export function createBinStore(db: SqliteKeyv): BinStore {
   }
 
   async function readHead(bin: string): Promise<Head | undefined> {
-    return (await keyv.get(headKey(bin))) as Head | undefined;
+    let head = heads.get(bin);
+    if (!head) {
+      head = (await keyv.get(headKey(bin))) as Head | undefined;
+      if (head) heads.set(bin, head);
+    }
+    return head;
   }
 
   async function readRevision(bin: string, rev: number): Promise<StoredRevision | undefined> {
-    const revision = (await keyv.get(revKey(bin, rev))) as Revision | undefined;
+    const key = revKey(bin, rev);
+    let revision = revisions.get(key);
+    if (!revision) {
+      revision = (await keyv.get(key)) as Revision | undefined;
+      if (revision) revisions.set(key, revision);
+    }
     return revision && { ...revision, bin, rev };
+  }
+
+  async function writeHead(bin: string, head: Head): Promise<void> {
+    heads.delete(bin); // a failed write must not leave the cache ahead of the file
+    await keyv.set(headKey(bin), head);
+    heads.set(bin, head);
   }
 
   /** A random id no bin has; longer after each collision. Checked again under the lock in append. */
   async function freshId(): Promise<string> {
     for (let attempt = 0; ; attempt++) {
       const id = randomId(6 + Math.floor(attempt / 3));
-      if (!queues.has(id) && !(await keyv.has(headKey(id)))) return id;
+      if (!queues.has(id) && !(await readHead(id))) return id;
     }
   }
 
@@ -85,7 +116,7 @@ export function createBinStore(db: SqliteKeyv): BinStore {
     async get(bin, rev) {
       const head = await readHead(bin);
       if (!head || head.latest === 0) return undefined;
-      // A revision above the head was written by a save that crashed before answering: not there.
+      // Only revisions the head counts are there (a deleted latest leaves its number behind).
       if (rev !== undefined && rev > head.latest) return undefined;
       return readRevision(bin, rev ?? head.latest);
     },
@@ -101,9 +132,17 @@ export function createBinStore(db: SqliteKeyv): BinStore {
           const now = new Date().toISOString();
           const revision: Revision = { ...build(previous), created: now };
           const rev = head?.next ?? 1;
-          // Revision first, head second: a crash between them leaves the head on the last answered save.
-          await keyv.set(revKey(bin, rev), revision);
-          await keyv.set(headKey(bin), { latest: rev, next: rev + 1, created: head?.created ?? now, updated: now });
+          const nextHead: Head = { latest: rev, next: rev + 1, created: head?.created ?? now, updated: now };
+          heads.delete(bin);
+          await db.query(
+            upsertTwo,
+            db.prefix + revKey(bin, rev),
+            JSON.stringify({ value: revision }),
+            db.prefix + headKey(bin),
+            JSON.stringify({ value: nextHead }),
+          );
+          heads.set(bin, nextHead);
+          revisions.set(revKey(bin, rev), revision);
           return { ...revision, bin, rev };
         });
         if (saved) return saved;
@@ -115,11 +154,12 @@ export function createBinStore(db: SqliteKeyv): BinStore {
         const head = await readHead(bin);
         if (!head || head.latest === 0) return undefined;
         const target = rev ?? head.latest;
+        revisions.delete(revKey(bin, target));
         if (target > head.latest || !(await keyv.delete(revKey(bin, target)))) return undefined;
         if (target === head.latest) {
           let latest = target - 1;
           while (latest > 0 && !(await keyv.has(revKey(bin, latest)))) latest--;
-          await keyv.set(headKey(bin), { ...head, latest, updated: new Date().toISOString() });
+          await writeHead(bin, { ...head, latest, updated: new Date().toISOString() });
         }
         return { bin, rev: target };
       });

@@ -34,7 +34,15 @@ export async function openSqliteKeyv(file: string, options: OpenOptions): Promis
   const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, table: 'keyv', busyTimeout: 5000 });
   // Keyv swallows store errors by default (set() resolves false): a save must never be answered as written
   // when it was not, so errors throw.
-  const keyv = new Keyv({ store: adapter, namespace: options.namespace, throwOnErrors: true });
+  // Plain JSON (not @keyv/serialize, which recurses by hand and rewrites strings that start with ':'),
+  // so raw rows written by a store's own statements read back the same through Keyv.
+  const keyv = new Keyv({
+    store: adapter,
+    namespace: options.namespace,
+    throwOnErrors: true,
+    serialize: JSON.stringify,
+    deserialize: JSON.parse,
+  });
   let failure: unknown;
   keyv.on('error', (err: unknown) => {
     failure ??= err;
