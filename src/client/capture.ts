@@ -3,6 +3,8 @@
  * postMessage (the sandboxed preview can reach nothing else of the editor). Plain ES5 in a string
  * because it runs in the bin's page, not in our bundle. Issue 7 adds fetch/XHR records here.
  */
+export const JS_SOURCE_URL = 'javascript.js';
+
 export const CAPTURE_SCRIPT = `(function () {
   function show(value) {
     if (typeof value === 'string') return value;
@@ -27,7 +29,9 @@ export const CAPTURE_SCRIPT = `(function () {
     };
   });
   addEventListener('error', function (event) {
-    send('error', [event.message + (event.lineno ? ' (line ' + event.lineno + ')' : '')]);
+    // Lines of the JavaScript pane: its script is named by a sourceURL and starts with a newline.
+    var inPane = event.filename === '${JS_SOURCE_URL}';
+    send('error', [event.message + (inPane && event.lineno > 1 ? ' (line ' + (event.lineno - 1) + ')' : '')]);
   });
   addEventListener('unhandledrejection', function (event) {
     send('error', ['Uncaught (in promise) ' + show(event.reason)]);

@@ -30,7 +30,14 @@ export function createCodePanes(initial: Panels, onChange: () => void): CodePane
     const language = new Compartment();
     views[name] = new EditorView({
       doc: initial[name],
-      extensions: [basicSetup, language.of(LANGUAGES[name]()), notify, EditorView.contentAttributes.of({ 'aria-label': name })],
+      extensions: [
+        basicSetup,
+        language.of(LANGUAGES[name]()),
+        // Panes are narrow side by side: wrap rather than scroll sideways.
+        EditorView.lineWrapping,
+        EditorView.contentAttributes.of({ 'aria-label': name }),
+        notify,
+      ],
       parent: document.getElementById(`code-${name}`)!,
     });
   }

@@ -1,5 +1,5 @@
 import { assemble, type Panels } from '../shared/assemble.js';
-import { CAPTURE_SCRIPT } from './capture.js';
+import { CAPTURE_SCRIPT, JS_SOURCE_URL } from './capture.js';
 import type { ConsolePane } from './console-pane.js';
 
 /**
@@ -9,5 +9,9 @@ import type { ConsolePane } from './console-pane.js';
  */
 export function renderPreview(frame: HTMLIFrameElement, panels: Panels, consolePane: ConsolePane): void {
   consolePane.clear();
-  frame.srcdoc = assemble(panels, { prelude: CAPTURE_SCRIPT });
+  // Naming the pane's script lets the console give errors in the pane's own line numbers.
+  const named = panels.html.includes('%code%') || panels.javascript.trim() === ''
+    ? panels
+    : { ...panels, javascript: `${panels.javascript}\n//# sourceURL=${JS_SOURCE_URL}` };
+  frame.srcdoc = assemble(named, { prelude: CAPTURE_SCRIPT });
 }

@@ -1,0 +1,84 @@
+import { expect } from 'chai';
+import { KEYED, startBinServer, type TestBinServer } from '../helpers/bin-server.js';
+import { openPage, type TestPage } from './browser.js';
+import { pathOf, replaceCode } from './editor-page.js';
+
+const KEY = 'sekrit-key'; // KEYED's ownership.api_key
+
+describe('the editor in Chromium on a server that needs a key', () => {
+  let server: TestBinServer;
+  let t: TestPage;
+  before(async () => {
+    server = await startBinServer(KEYED);
+  });
+  after(() => server.close());
+  beforeEach(async () => {
+    t = await openPage();
+    await t.page.goto(server.url + '/');
+    await replaceCode(t.page, 'html', '<p>keyed</p>');
+  });
+  afterEach(() => t.context.close());
+
+  /** Waits for the key dialog and answers it; resolves with the reason it showed. */
+  async function answerKey(key: string | undefined): Promise<string> {
+    await t.page.locator('#key-dialog').waitFor();
+    const reason = await t.page.locator('#key-reason').innerText();
+    if (key === undefined) {
+      await t.page.click('#key-dialog button[value="cancel"]');
+    } else {
+      await t.page.fill('#key-input', key);
+      await t.page.click('#key-dialog button[value="ok"]');
+    }
+    return reason;
+  }
+
+  it('asks for the key when a save is refused, saves with it and keeps it for the next save', async () => {
+    await t.page.click('#save');
+    expect(await answerKey(KEY)).to.equal('You need to provide a valid API key when using this API');
+    await t.page.waitForURL(/\/[a-z]+\/1\/edit$/);
+    expect(await t.page.evaluate(() => localStorage.getItem('snippetkit:api-key'))).to.equal(KEY);
+
+    await replaceCode(t.page, 'html', '<p>keyed again</p>');
+    await t.page.click('#save');
+    await t.page.waitForURL(/\/[a-z]+\/2\/edit$/);
+    expect(await t.page.isVisible('#key-dialog')).to.equal(false);
+  });
+
+  it('sends the key in the Authorization header, never in the URL', async () => {
+    const saves: { url: string; authorization: string | undefined }[] = [];
+    t.page.on('request', (request) => {
+      if (request.method() === 'POST') saves.push({ url: request.url(), authorization: request.headers().authorization });
+    });
+    await t.page.click('#save');
+    await answerKey(KEY);
+    await t.page.waitForURL(/\/1\/edit$/);
+    expect(saves).to.deep.equal([
+      { url: `${server.url}/api/save`, authorization: undefined },
+      { url: `${server.url}/api/save`, authorization: `token ${KEY}` },
+    ]);
+  });
+
+  it('shows a wrong key\'s error, forgets the key and keeps the unsaved code', async () => {
+    await t.page.click('#save');
+    await answerKey('wrong-key');
+    expect(await answerKey(undefined)).to.equal('The API key you provided is not valid');
+    await t.page.locator('#status.error').waitFor();
+    expect(await t.page.locator('#status').innerText()).to.equal(
+      'Not saved: The API key you provided is not valid. Your code is kept in this browser.',
+    );
+    expect(pathOf(t.page)).to.equal('/');
+    expect(await t.page.evaluate(() => localStorage.getItem('snippetkit:api-key'))).to.equal(null);
+    const draft = await t.page.evaluate(() => JSON.parse(localStorage.getItem('snippetkit:draft:new') ?? 'null'));
+    expect(draft?.html).to.equal('<p>keyed</p>');
+  });
+
+  it('shows a server error in the page and keeps the code', async () => {
+    await t.page.evaluate(() => localStorage.setItem('snippetkit:api-key', 'sekrit-key'));
+    await replaceCode(t.page, 'html', ' ');
+    await t.page.click('#save');
+    await t.page.locator('#status.error').waitFor();
+    expect(await t.page.locator('#status').innerText()).to.equal(
+      'Not saved: Unable to save: The bin has no content. Your code is kept in this browser.',
+    );
+  });
+});
