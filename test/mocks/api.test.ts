@@ -50,6 +50,21 @@ describe('mock API', () => {
       expect(await served.json()).to.deep.equal({ first: true });
     });
 
+    it('ignores fields it does not know, as the original service did', async () => {
+      const res = await server.putJson('/api/endpoint/add', { name: 'extra', data: 1, comment: 'for the login test' });
+      expect(res.status).to.equal(201);
+      expect(await res.json()).to.deep.equal({ success: true, name: 'extra', data: 1, statusCode: 200, delay: 0 });
+    });
+
+    it('answers 500 without details and keeps nothing when the data file cannot be written', async () => {
+      await server.store.close();
+      const res = await server.putJson('/api/endpoint/add', { name: 'lost', data: 1 });
+      expect(res.status).to.equal(500);
+      expect(await res.json()).to.deep.equal({ success: false, message: 'internal server error' });
+      expect(server.errors).to.have.length(1);
+      expect((await server.fetch('/endpoint/lost')).status).to.equal(404);
+    });
+
     it('creates one endpoint when the same name is added ten times at once', async () => {
       const statuses = await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
