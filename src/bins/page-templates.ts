@@ -25,7 +25,7 @@ function fill(text: string, values: Record<string, string>, raw: string[] = []):
   });
 }
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 

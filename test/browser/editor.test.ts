@@ -75,6 +75,16 @@ describe('the editor in Chromium', () => {
     await screenshot(t.page, 'editor-saved');
   });
 
+  it('copies the output URL with the share box\'s Copy button', async () => {
+    await t.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    await t.page.goto(server.url + '/');
+    await typeBin('Copied');
+    const { bin } = await save();
+    await t.page.click('button[data-copy="share-output"]');
+    await t.page.locator('button[data-copy="share-output"]', { hasText: 'Copied' }).waitFor();
+    expect(await t.page.evaluate(() => navigator.clipboard.readText())).to.equal(`${server.url}/${bin}/1`);
+  });
+
   it('shows the saved code again after a reload', async () => {
     await t.page.goto(server.url + '/');
     await typeBin('Reloaded');
