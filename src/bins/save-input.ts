@@ -44,7 +44,27 @@ function readSettings(value: unknown): Settings | undefined {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new HttpError(400, 'settings must be a JSON object', 'settings');
   }
+  if (depth(parsed) > MAX_SETTINGS_DEPTH) {
+    throw new HttpError(400, `settings are nested more than ${MAX_SETTINGS_DEPTH} levels deep`, 'settings');
+  }
   return parsed as Settings;
+}
+
+/** Deeper settings would overflow the stack of the recursive merge and of JSON.stringify. */
+const MAX_SETTINGS_DEPTH = 32;
+
+/** How deeply objects and arrays nest in `value`, counted without recursion. */
+function depth(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, level] = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    deepest = Math.max(deepest, level);
+    if (deepest > MAX_SETTINGS_DEPTH) break;
+    for (const child of Object.values(item)) stack.push([child, level + 1]);
+  }
+  return deepest;
 }
 
 /** New settings merged key by key over the previous revision's; arrays and values replace. */

@@ -19,6 +19,20 @@ const cases: Case[] = [
   { name: 'settings that are not JSON', type: FORM, body: 'html=x&settings=%7Bnope', status: 400, error: { error: 'settings is not valid JSON', field: 'settings' } },
   { name: 'settings that are a JSON array', type: FORM, body: 'html=x&settings=%5B1%5D', status: 400, error: { error: 'settings must be a JSON object', field: 'settings' } },
   { name: 'settings that are a JSON number', type: JSON_TYPE, body: '{"html":"x","settings":"3"}', status: 400, error: { error: 'settings must be a JSON object', field: 'settings' } },
+  {
+    name: 'settings nested 100,000 levels deep',
+    type: JSON_TYPE,
+    body: JSON.stringify({ html: 'x', settings: `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}` }),
+    status: 400,
+    error: { error: 'settings are nested more than 32 levels deep', field: 'settings' },
+  },
+  {
+    name: 'settings sent as an object nested 100,000 levels deep',
+    type: JSON_TYPE,
+    body: `{"html":"x","settings":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}`,
+    status: 400,
+    error: { error: 'settings are nested more than 32 levels deep', field: 'settings' },
+  },
   { name: 'a form body over the limit', type: FORM, body: `html=${'a'.repeat(1024 * 1024 + 10)}`, status: 413, error: { error: 'request body too large' } },
   { name: 'a JSON body over the limit', type: JSON_TYPE, body: JSON.stringify({ html: 'a'.repeat(1024 * 1024 + 10) }), status: 413, error: { error: 'request body too large' } },
 ];
