@@ -17,7 +17,9 @@ const server = createServer((req, res) => {
   else send(res);
 });
 // The same backlog as snippetkit's listen(), so a burst of connections is not the difference.
-server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () => console.log(`bare node:http on http://127.0.0.1:${server.address().port}`));
+server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () => {
+  console.log(`bare node:http on http://127.0.0.1:${server.address().port}`);
+});
 process.on('SIGTERM', () => {
   server.close(() => process.exit(0));
   server.closeIdleConnections();

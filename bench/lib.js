@@ -68,7 +68,10 @@ export async function burst(url, count) {
       const start = performance.now();
       request(url, { agent }, (res) => {
         res.resume();
-        res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - start) : reject(new Error(`${url}: ${res.statusCode}`))));
+        res.on('end', () => {
+          if (res.statusCode === 200) resolve(performance.now() - start);
+          else reject(new Error(`${url}: ${res.statusCode}`));
+        });
       })
         .on('error', reject)
         .end();
@@ -104,7 +107,8 @@ function median(runs, key) {
 
 /** PUT JSON to a running server; throws unless the answer is 2xx. */
 export async function putJson(url, body) {
-  const res = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const headers = { 'content-type': 'application/json' };
+  const res = await fetch(url, { method: 'PUT', headers, body: JSON.stringify(body) });
   if (!res.ok) throw new Error(`PUT ${url}: ${res.status} ${await res.text()}`);
 }
 

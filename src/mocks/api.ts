@@ -84,7 +84,8 @@ function found(store: MockStore, name: string): Endpoint {
  */
 function recordJson(endpoint: Endpoint, extra?: Record<string, unknown>): string {
   const { name, json, statusCode, delay, headers } = endpoint.record;
-  let text = `{"success":true,"name":${JSON.stringify(name)},"data":${json},"statusCode":${statusCode},"delay":${delay}`;
+  let text = `{"success":true,"name":${JSON.stringify(name)},"data":${json}`;
+  text += `,"statusCode":${statusCode},"delay":${delay}`;
   if (headers) text += `,"headers":${JSON.stringify(headers)}`;
   if (extra) text += `,${JSON.stringify(extra).slice(1, -1)}`;
   return `${text}}`;

@@ -109,7 +109,9 @@ function checkHeaders(value: unknown): Record<string, string> {
   for (const [name, headerValue] of Object.entries(value)) {
     const lower = name.toLowerCase();
     if (!HEADER_NAME.test(name)) throw bad('headers', `headers: '${name}' is not a valid header name`);
-    if (RESERVED_HEADERS.has(lower)) throw bad('headers', `headers: '${name}' is set by the server and cannot be given`);
+    if (RESERVED_HEADERS.has(lower)) {
+      throw bad('headers', `headers: '${name}' is set by the server and cannot be given`);
+    }
     if (seen.has(lower)) throw bad('headers', `headers: '${name}' is given twice`);
     if (typeof headerValue !== 'string') throw bad('headers', `headers: the value of '${name}' must be a string`);
     if (!HEADER_VALUE.test(headerValue)) {
