@@ -4,7 +4,7 @@ import { HttpError } from '../http/errors.js';
 import { requireAccess } from './auth.js';
 import type { BinConfig } from './config.js';
 import { normalizeId } from './ids.js';
-import { mergeSettings, readSaveInput } from './save-input.js';
+import { mergeSettings, readSaveBody, readSaveInput } from './save-input.js';
 import type { BinStore, StoredRevision } from './store.js';
 import { summarize } from './summary.js';
 import { prettyTime } from './time.js';
@@ -57,7 +57,7 @@ export function createApiRouter({ store, config }: ApiOptions): Router {
   }
 
   async function save(ctx: Context, bin: string | undefined): Promise<void> {
-    const input = readSaveInput(ctx.request.body, config);
+    const input = readSaveInput(await readSaveBody(ctx, config['max-request-size']), config);
     const saved = await store.append(bin, (previous) => ({
       html: input.html,
       javascript: input.javascript,

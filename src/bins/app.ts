@@ -1,6 +1,5 @@
 import Koa, { type Middleware } from 'koa';
 import compose from 'koa-compose';
-import { HttpMethodEnum, koaBody } from 'koa-body';
 import { errorHandler, HttpError } from '../http/errors.js';
 import { under } from '../http/under.js';
 import { silentLogger, type Logger } from '../server/logger.js';
@@ -21,7 +20,6 @@ export type BinAppOptions = {
 /** The bin server as a Koa app; it never listens, reads the environment or prints. */
 export function createBinApp({ store, config, logger = silentLogger }: BinAppOptions): Koa {
   const app = new Koa();
-  const limit = config['max-request-size'];
 
   // One error middleware: JSON in JS Bin's shape under /api, an HTML page for everything a browser opens.
   app.use(
@@ -32,19 +30,12 @@ export function createBinApp({ store, config, logger = silentLogger }: BinAppOpt
     }, logger),
   );
 
-  // --- the REST API: CORS first (preflights carry no key), then the body, then the routes
+  // --- the REST API: CORS first (preflights carry no key), then the routes (which read bodies after auth)
   const api = createApiRouter({ store, config });
-  const body = koaBody({
-    jsonLimit: limit,
-    formLimit: limit,
-    text: false,
-    multipart: false,
-    parsedMethods: [HttpMethodEnum.POST],
-  });
   const apiNotFound: Middleware = () => {
     throw new HttpError(404, 'not found');
   };
-  app.use(under('/api', compose([apiCors(config.cors.origin), body, api.routes() as Middleware, apiNotFound])));
+  app.use(under('/api', compose([apiCors(config.cors.origin), api.routes() as Middleware, apiNotFound])));
 
   // --- health
   app.use(async (ctx, next) => {

@@ -1,4 +1,7 @@
+import type { Context } from 'koa';
 import { HttpError } from '../http/errors.js';
+import { parseForm } from '../http/form.js';
+import { readBodyText } from '../http/read-body.js';
 import type { BinConfig } from './config.js';
 import type { Settings } from './store.js';
 
@@ -8,6 +11,26 @@ export const BLACKLISTED = 'Unable to save: Post contains blacklisted content';
 export type SaveInput = { html: string; javascript: string; css: string; settings: Settings | undefined };
 
 const PANELS = ['html', 'javascript', 'css'] as const;
+
+/**
+ * The body of a save, form-encoded (JS Bin's) or JSON (what jsbin-client sends); read strictly,
+ * so invalid UTF-8 or a broken %-escape is refused rather than stored altered.
+ */
+export async function readSaveBody(ctx: Context, limit: number | string): Promise<unknown> {
+  const type = ctx.is('application/x-www-form-urlencoded', 'application/json', '+json');
+  if (!ctx.request.type && !ctx.get('Content-Length') && !ctx.get('Transfer-Encoding')) return {};
+  if (!type) {
+    throw new HttpError(415, 'send the save as application/x-www-form-urlencoded or application/json');
+  }
+  const text = await readBodyText(ctx, limit);
+  if (type === 'application/x-www-form-urlencoded') return parseForm(text);
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'malformed JSON body');
+  }
+}
 
 /**
  * Reads a save body (form or JSON): only html, javascript, css and settings; a panel not sent is "".

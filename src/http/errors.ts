@@ -47,6 +47,7 @@ export function errorHandler(body: ErrorBody, logger: Logger): Middleware {
 }
 
 function clientMessage(err: ThrownError, status: number): string {
+  if (err instanceof HttpError) return err.message; // ours: already worded for the client
   if (err instanceof SyntaxError) return 'malformed JSON body'; // co-body's JSON.parse failure
   switch (err.type) {
     case 'entity.too.large':

@@ -33,8 +33,14 @@ const cases: Case[] = [
     status: 400,
     error: { error: 'settings are nested more than 32 levels deep', field: 'settings' },
   },
-  { name: 'a form body over the limit', type: FORM, body: `html=${'a'.repeat(1024 * 1024 + 10)}`, status: 413, error: { error: 'request body too large' } },
-  { name: 'a JSON body over the limit', type: JSON_TYPE, body: JSON.stringify({ html: 'a'.repeat(1024 * 1024 + 10) }), status: 413, error: { error: 'request body too large' } },
+  { name: 'raw bytes that are not UTF-8', type: FORM, body: Buffer.from([0x68, 0x74, 0x6d, 0x6c, 0x3d, 0xff, 0xfe, 0x41]), status: 400, error: { error: 'the request body is not valid UTF-8' } },
+  { name: 'a %-escape that is not UTF-8', type: FORM, body: 'html=%FF%FE', status: 400, error: { error: 'the form body has a malformed %-escape or is not UTF-8' } },
+  { name: 'a broken %-escape', type: FORM, body: 'html=100%', status: 400, error: { error: 'the form body has a malformed %-escape or is not UTF-8' } },
+  { name: '10,000 form fields', type: FORM, body: `${Array.from({ length: 10_000 }, (_, i) => `f${i}=x`).join('&')}&html=hi`, status: 413, error: { error: 'too many form fields (more than 1000)' } },
+  { name: 'a text/plain body', type: 'text/plain', body: 'html=hi', status: 415, error: { error: 'send the save as application/x-www-form-urlencoded or application/json' } },
+  { name: 'a body in another charset', type: `${FORM}; charset=latin1`, body: 'html=hi', status: 415, error: { error: 'send the body in UTF-8 (got charset latin1)' } },
+  { name: 'a form body over the limit', type: FORM, body: `html=${'a'.repeat(1024 * 1024 + 10)}`, status: 413, error: { error: 'request body too large (the limit is 1MB)' } },
+  { name: 'a JSON body over the limit', type: JSON_TYPE, body: JSON.stringify({ html: 'a'.repeat(1024 * 1024 + 10) }), status: 413, error: { error: 'request body too large (the limit is 1MB)' } },
 ];
 
 describe('bin API bad input', () => {
@@ -53,6 +59,14 @@ describe('bin API bad input', () => {
       expect(await server.store.list()).to.deep.equal([]);
     });
   }
+
+  it('takes a field named __proto__ as an ordinary, ignored field', async () => {
+    const res = await server.fetch('/api/save', { method: 'POST', headers: { 'content-type': FORM }, body: '__proto__=x&html=kept' });
+    expect(res.status).to.equal(200);
+    const bin = await (await server.fetch(`/api/${(await res.json()).url}`)).json();
+    expect(bin.html).to.equal('kept');
+    await server.store.remove(bin.url);
+  });
 
   it('keeps the server answering after a refused oversize body', async () => {
     const res = await server.postForm('/api/save', { html: 'fine' });

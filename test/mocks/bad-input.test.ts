@@ -73,7 +73,7 @@ const rows: Row[] = [
     title: 'a body over --max-body',
     body: json({ name: 'a', data: 'x'.repeat(4096) }),
     status: 413,
-    message: 'request body too large',
+    message: 'request body too large (the limit is 4096 bytes)',
   },
 ];
 
@@ -115,7 +115,7 @@ describe('mock API: bad input is refused with the field named and nothing stored
     expect(res.status).to.equal(413);
     expect(await res.json()).to.deep.equal({
       success: false,
-      message: 'request body too large',
+      message: 'request body too large (the limit is 4096 bytes)',
     });
   });
 

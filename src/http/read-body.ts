@@ -1,0 +1,34 @@
+import getRawBody from 'raw-body';
+import type { Context } from 'koa';
+import { HttpError } from './errors.js';
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The request body as text. raw-body enforces the limit (declared length and bytes received)
+ * and the Content-Length; the text must be valid UTF-8, which co-body-based parsers would
+ * quietly turn into U+FFFD instead. Errors: 413 over `limit`, 415 for another charset, 400 else.
+ */
+export async function readBodyText(ctx: Context, limit: number | string): Promise<string> {
+  const charset = ctx.request.charset.toLowerCase();
+  if (charset && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new HttpError(415, `send the body in UTF-8 (got charset ${charset})`);
+  }
+  let raw: Buffer;
+  try {
+    raw = await getRawBody(ctx.req, { length: ctx.get('Content-Length') || undefined, limit });
+  } catch (err) {
+    const type = (err as { type?: string }).type;
+    if (type === 'entity.too.large') {
+      throw new HttpError(413, `request body too large (the limit is ${typeof limit === 'number' ? `${limit} bytes` : limit})`);
+    }
+    if (type === 'request.aborted') throw new HttpError(400, 'request aborted');
+    if (type === 'request.size.invalid') throw new HttpError(400, 'the body is shorter or longer than its Content-Length');
+    throw err;
+  }
+  try {
+    return decoder.decode(raw);
+  } catch {
+    throw new HttpError(400, 'the request body is not valid UTF-8');
+  }
+}
