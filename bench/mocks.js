@@ -46,7 +46,7 @@ export async function run() {
   }
 }
 
-function throughputRow(title, subject, base) {
+export function throughputRow(title, subject, base) {
   return {
     benchmark: title,
     'req/s': Math.round(subject.rps),
@@ -70,6 +70,6 @@ function delayRow(title, subject, base) {
   };
 }
 
-function log(message) {
+export function log(message) {
   process.stderr.write(`${message}\n`);
 }

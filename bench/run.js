@@ -3,7 +3,10 @@
 import { writeFileSync } from 'node:fs';
 import { printTable } from './lib.js';
 
-const groups = [await import('./mocks.js')];
+// BENCH_ONLY=bins or =mocks runs one group.
+const only = process.env.BENCH_ONLY;
+const names = ['mocks', 'bins'].filter((name) => !only || name === only);
+const groups = await Promise.all(names.map((name) => import(`./${name}.js`)));
 
 const rows = [];
 for (const group of groups) rows.push(...(await group.run()));

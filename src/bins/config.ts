@@ -20,6 +20,12 @@ export type BinConfig = {
     /** Access-Control-Allow-Origin for the API. */
     origin: string;
   };
+  cache: {
+    /** Memory for recently read revisions, in MB (0 = none: every read goes to SQLite). */
+    revisionsMB: number;
+    /** How many bins' head records (their latest revision number) stay in memory. */
+    heads: number;
+  };
 };
 
 /** How the API can be used under `config`, as the start-up line says it. */

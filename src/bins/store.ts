@@ -43,13 +43,20 @@ const headKey = (bin: string) => bin;
 const revKey = (bin: string, rev: number) => `${bin}/${rev}`;
 
 /** Opens the bins store on a SQLite file (Keyv namespace `bins`). */
-export async function openBinStore(file: string): Promise<BinStore> {
-  return createBinStore(await openSqliteKeyv(file, { namespace: 'bins' }));
+export async function openBinStore(file: string, cache?: CacheLimits): Promise<BinStore> {
+  return createBinStore(await openSqliteKeyv(file, { namespace: 'bins' }), cache);
 }
 
-/** How much of the store is kept in memory: heads by count, revisions by their text size. */
+/** How much of the store is kept in memory: heads by count, revisions by their text size (0 = off). */
 export type CacheLimits = { heads: number; revisionBytes: number };
 const DEFAULT_CACHE: CacheLimits = { heads: 100_000, revisionBytes: 64 * 1024 * 1024 };
+
+/** A cache that holds nothing when its limit is 0 (lru-cache refuses a 0 limit). */
+function boundedCache<V extends object>(options: LRUCache.Options<string, V, unknown>, limit: number): Cache<V> {
+  if (limit <= 0) return { get: () => undefined, set: () => {}, delete: () => {} };
+  return new LRUCache<string, V>(options);
+}
+type Cache<V> = { get(key: string): V | undefined; set(key: string, value: V): void; delete(key: string): void };
 
 export function createBinStore(db: SqliteKeyv, cache: CacheLimits = DEFAULT_CACHE): BinStore {
   const { keyv } = db;
@@ -57,11 +64,14 @@ export function createBinStore(db: SqliteKeyv, cache: CacheLimits = DEFAULT_CACH
   const queues = new Map<string, Promise<unknown>>();
   // This process is the file's only writer (the lock), so what it caches cannot go stale.
   // Revisions never change; heads change only through append/remove below, which update the cache.
-  const heads = new LRUCache<string, Head>({ max: cache.heads });
-  const revisions = new LRUCache<string, Revision>({
-    maxSize: cache.revisionBytes,
-    sizeCalculation: (r) => 2 * (r.html.length + r.javascript.length + r.css.length) + 256,
-  });
+  const heads = boundedCache<Head>({ max: cache.heads }, cache.heads);
+  const revisions = boundedCache<Revision>(
+    {
+      maxSize: cache.revisionBytes,
+      sizeCalculation: (r) => 2 * (r.html.length + r.javascript.length + r.css.length) + 256,
+    },
+    cache.revisionBytes,
+  );
   // One statement writes the revision and the head: both land, or neither does.
   const upsertTwo = `INSERT INTO keyv (key, value) VALUES (?, ?), (?, ?)
     ON CONFLICT(key) DO UPDATE SET value = excluded.value`;

@@ -18,7 +18,7 @@ export async function startBinServer(flags: ServeBinsFlags, env: NodeJS.ProcessE
   await serveUntilSignal({
     port,
     host: flags.host,
-    open: () => openBinStore(file),
+    open: () => openBinStore(file, { heads: config.cache.heads, revisionBytes: config.cache.revisionsMB * 1024 * 1024 }),
     handler: (store) => createBinApp({ store, config, logger }).callback(),
     banner: flags.quiet ? undefined : (url, store) => banner(url, store.file, config),
     log: logger.info,

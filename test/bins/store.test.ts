@@ -67,3 +67,21 @@ describe('bin storage through the API', () => {
     expect(answers.map((a) => a.snapshot).sort((a, b) => a - b)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 });
+
+describe('bin storage with the memory caches off', () => {
+  let server: TestBinServer;
+  beforeEach(async () => {
+    server = await startBinServer({ ...OPEN, cache: { revisionsMB: 0, heads: 0 } });
+  });
+  afterEach(() => server.close());
+
+  it('still numbers concurrent saves to one bin 1..20 and reads each back from SQLite', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => server.postForm('/api/nocache/save', { html: `n${i}` }).then((r) => r.json())),
+    );
+    expect(answers.map((a) => a.snapshot).sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 20 }, (_, i) => i + 1));
+    for (const [i, answer] of answers.entries()) {
+      expect((await (await server.fetch(`/api/nocache/${answer.snapshot}`)).json()).html).to.equal(`n${i}`);
+    }
+  });
+});

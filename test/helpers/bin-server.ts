@@ -28,7 +28,7 @@ export async function startBinServer(overrides: Overrides = {}, file?: string): 
   const temp = file ? undefined : tempDir();
   const dataFile = file ?? join(temp!.dir, 'bins.sqlite');
   const config = mergeDeep(loadBinConfig(undefined, {}) as never, overrides as never) as unknown as BinConfig;
-  const store = await openBinStore(dataFile);
+  const store = await openBinStore(dataFile, { heads: config.cache.heads, revisionBytes: config.cache.revisionsMB * 1024 * 1024 });
   const running = await listen(createBinApp({ store, config }).callback(), 0, '127.0.0.1');
   const request = (path: string, init?: RequestInit): Promise<TestResponse> => fetch(running.url + path, init);
   return {
