@@ -20,6 +20,8 @@ export type BinAppOptions = {
 /** The bin server as a Koa app; it never listens, reads the environment or prints. */
 export function createBinApp({ store, config, logger = silentLogger }: BinAppOptions): Koa {
   const app = new Koa();
+  // Koa would print errors itself (a client that times out, say); ours are logged once by the error middleware.
+  app.silent = true;
 
   // One error middleware: JSON in JS Bin's shape under /api, an HTML page for everything a browser opens.
   app.use(

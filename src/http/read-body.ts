@@ -18,7 +18,9 @@ export async function readBodyText(ctx: Context, limit: number | string): Promis
   try {
     raw = await getRawBody(ctx.req, { length: ctx.get('Content-Length') || undefined, limit });
   } catch (err) {
-    const type = (err as { type?: string }).type;
+    const { type, code } = err as { type?: string; code?: string };
+    // Node's requestTimeout already answered 408 and closed the socket; this only ends the handler quietly.
+    if (code === 'ERR_HTTP_REQUEST_TIMEOUT') throw new HttpError(408, 'request timed out');
     if (type === 'entity.too.large') {
       throw new HttpError(413, `request body too large (the limit is ${typeof limit === 'number' ? `${limit} bytes` : limit})`);
     }

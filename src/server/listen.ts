@@ -12,11 +12,23 @@ export type RunningServer = {
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
-export async function listen(handler: Handler, port: number, host: string): Promise<RunningServer> {
-  const server = createServer(handler);
+export type ListenOptions = {
+  /** The whole request (headers and body) must arrive within this; else a 408 and the socket closes. */
+  requestTimeoutMs?: number;
+};
+
+export async function listen(handler: Handler, port: number, host: string, options: ListenOptions = {}): Promise<RunningServer> {
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
   // A slow client that trickles its headers or body is cut off instead of holding a socket forever.
-  server.headersTimeout = 20_000;
-  server.requestTimeout = 60_000;
+  // Node checks these deadlines every connectionsCheckingInterval (30 s by default): check often.
+  const server = createServer(
+    {
+      requestTimeout,
+      headersTimeout: Math.min(20_000, requestTimeout),
+      connectionsCheckingInterval: Math.min(1000, requestTimeout / 2),
+    },
+    handler,
+  );
   await new Promise<void>((resolvePromise, reject) => {
     server.once('error', reject);
     // Node's default backlog (511) drops part of a burst of new connections, and each dropped SYN
@@ -41,11 +53,14 @@ function closeServer(server: Server, graceMs: number): Promise<void> {
   return new Promise((resolvePromise) => {
     const timer = setTimeout(() => server.closeAllConnections(), graceMs);
     timer.unref();
+    // Keep-alive sockets with no request in flight would hold close() open (vite does the same),
+    // and so would one that goes idle after its last in-flight answer: sweep until all are gone.
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
     server.close(() => {
       clearTimeout(timer);
+      clearInterval(sweep);
       resolvePromise();
     });
-    // Keep-alive sockets with no request in flight would hold close() open (vite does the same).
     server.closeIdleConnections();
   });
 }
