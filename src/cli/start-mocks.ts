@@ -3,6 +3,7 @@ import { createMockHandler } from '../mocks/app.js';
 import { openMockStore } from '../mocks/store.js';
 import { defaultDataFile } from '../store/data-file.js';
 import { consoleLogger } from './console-logger.js';
+import { isLoopback } from './loopback.js';
 import { envPort } from './options.js';
 import { serveUntilSignal } from './serve.js';
 import type { ServeMocksFlags } from './serve-mocks.js';
@@ -29,6 +30,9 @@ export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.Proces
       : (url, store) => `snippetkit mocks on ${chalk.bold(url)}  data ${store.file}  ${count(store.list().length)}`,
     log: logger.info,
   });
+  if (!isLoopback(flags.host)) {
+    logger.warn(`warning: listening on ${flags.host}: the mock API has no key, so anyone who can reach this machine can change endpoints`);
+  }
 }
 
 function count(n: number): string {

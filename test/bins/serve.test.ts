@@ -182,6 +182,22 @@ describe('snippetkit serve-bins (the process)', function () {
     await server.stop();
   });
 
+  it('never prints the API key, whatever requests carry it', async () => {
+    const key = 'very-secret-key-1234';
+    const server = await startServerProcess(['serve-bins', '--port', '0', '--data', join(temp.dir, 'b.sqlite')], { SNIPPETKIT_OWNERSHIP_API_KEY: key });
+    try {
+      await fetch(`${server.url}/api/save?api_key=${key}`, { method: 'POST', body: new URLSearchParams({ html: 'x' }) });
+      await fetch(`${server.url}/api/save?api_key=${key}x`, { method: 'POST', body: new URLSearchParams({ html: 'x' }) });
+      const wrong = await fetch(`${server.url}/api/nosuch?api_key=${key}`, { headers: { Authorization: `token ${key}` } });
+      expect(await wrong.text()).not.to.include(key);
+      await fetch(`${server.url}/api/save?api_key=${key}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    } finally {
+      await server.stop();
+    }
+    expect(server.banner).not.to.include(key);
+    expect(server.stderr()).not.to.include(key);
+  });
+
   it('has help with examples', async () => {
     const result = await runCli(['serve-bins', '--help']);
     expect(result.code).to.equal(0);
