@@ -34,6 +34,8 @@ export interface BinStore {
   append(bin: string | undefined, build: (previous: StoredRevision | undefined) => Omit<Revision, 'created'>): Promise<StoredRevision>;
   /** Deletes a revision (the latest when `rev` is undefined); undefined when there was none. */
   remove(bin: string, rev?: number): Promise<{ bin: string; rev: number } | undefined>;
+  /** A bin's revision numbers and save times, newest first, without their content (one query). */
+  revisions(bin: string): Promise<{ rev: number; created: string }[]>;
   /** Every bin with its revisions, newest bin first, revisions newest first. */
   list(): Promise<BinSummary[]>;
   close(): Promise<void>;
@@ -173,6 +175,22 @@ export function createBinStore(db: SqliteKeyv, cache: CacheLimits = DEFAULT_CACH
         }
         return { bin, rev: target };
       });
+    },
+
+    async revisions(bin) {
+      const head = await readHead(bin);
+      if (!head || head.latest === 0) return [];
+      // A key range rather than LIKE: ids may hold '_', a LIKE wildcard; '0' sorts right after '/'.
+      const prefix = `${db.prefix}${bin}/`;
+      const rows = await db.query(
+        "SELECT key, json_extract(value, '$.value.created') AS created FROM keyv WHERE key >= ? AND key < ?",
+        prefix,
+        `${db.prefix}${bin}0`,
+      );
+      return rows
+        .map((row) => ({ rev: Number(String(row.key).slice(prefix.length)), created: String(row.created) }))
+        .filter((entry) => Number.isInteger(entry.rev) && entry.rev <= head.latest)
+        .sort((a, b) => b.rev - a.rev);
     },
 
     async list() {

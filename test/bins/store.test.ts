@@ -68,6 +68,26 @@ describe('bin storage through the API', () => {
   });
 });
 
+describe('BinStore.revisions', () => {
+  let server: TestBinServer;
+  beforeEach(async () => {
+    server = await startBinServer(OPEN);
+  });
+  afterEach(() => server.close());
+
+  it('lists a bin\'s revisions newest first, skipping deleted ones and other bins that share a prefix', async () => {
+    const save = (bin: string) => server.store.append(bin, () => ({ html: 'x', javascript: '', css: '', settings: {} }));
+    for (let i = 0; i < 12; i++) await save('a_b');
+    await save('axb'); // '_' would match 'x' in a LIKE pattern
+    await save('a_b2');
+    await server.store.remove('a_b', 5);
+    const revisions = await server.store.revisions('a_b');
+    expect(revisions.map((r) => r.rev)).to.deep.equal([12, 11, 10, 9, 8, 7, 6, 4, 3, 2, 1]);
+    expect(new Date(revisions[0]!.created).toISOString()).to.equal(revisions[0]!.created);
+    expect(await server.store.revisions('nosuch')).to.deep.equal([]);
+  });
+});
+
 describe('bin storage with the memory caches off', () => {
   let server: TestBinServer;
   beforeEach(async () => {
