@@ -5,6 +5,8 @@ import { under } from '../http/under.js';
 import { silentLogger, type Logger } from '../server/logger.js';
 import { createApiRouter } from './api.js';
 import { clientAssets } from './assets.js';
+import { compileRoute } from './compile-route.js';
+import { createCompiler, type Compiler } from './compiler.js';
 import type { BinConfig } from './config.js';
 import { apiCors } from './cors.js';
 import { errorPage, rootFrom } from './page-templates.js';
@@ -15,10 +17,12 @@ export type BinAppOptions = {
   store: BinStore;
   config: BinConfig;
   logger?: Logger;
+  /** Preprocessors; by default a pool of compile children started on first use (idle ones never hold the process). */
+  compiler?: Compiler;
 };
 
 /** The bin server as a Koa app; it never listens, reads the environment or prints. */
-export function createBinApp({ store, config, logger = silentLogger }: BinAppOptions): Koa {
+export function createBinApp({ store, config, logger = silentLogger, compiler = createCompiler() }: BinAppOptions): Koa {
   const app = new Koa();
   // Koa would print errors itself (a client that times out, say); ours are logged once by the error middleware.
   app.silent = true;
@@ -31,6 +35,9 @@ export function createBinApp({ store, config, logger = silentLogger }: BinAppOpt
       return errorPage(status, message, rootFrom(ctx.path));
     }, logger),
   );
+
+  // --- preprocessing for the editor's preview
+  app.use(compileRoute({ compiler, config }));
 
   // --- the REST API: CORS first (preflights carry no key), then the routes (which read bodies after auth)
   const api = createApiRouter({ store, config });
@@ -48,7 +55,7 @@ export function createBinApp({ store, config, logger = silentLogger }: BinAppOpt
 
   // --- the editor, output pages and the editor's bundle
   app.use(clientAssets());
-  app.use(createPages({ store }));
+  app.use(createPages({ store, compiler }));
 
   app.use(() => {
     throw new HttpError(404, 'not found');

@@ -5,9 +5,10 @@ import { parseRev } from './api.js';
 import { normalizeId } from './ids.js';
 import { editorPage, rootFrom, starterHtml } from './page-templates.js';
 import { renderOutput, renderPanel, type PanelName } from './render.js';
+import type { Compiler } from './compiler.js';
 import type { BinStore, StoredRevision } from './store.js';
 
-export type PagesOptions = { store: BinStore };
+export type PagesOptions = { store: BinStore; compiler: Compiler };
 
 /**
  * Output pages and raw panels run the bin's code on our origin, where the editor keeps the API key in
@@ -24,7 +25,7 @@ const PANEL_TYPES: Record<PanelName, string> = { html: 'html', css: 'css', javas
 const EXTENSIONS: Record<string, PanelName> = { html: 'html', css: 'css', js: 'javascript' };
 
 /** The editor and output routes (shared/jsbin-api.md § Pages); everything else passes on. */
-export function createPages({ store }: PagesOptions): Middleware {
+export function createPages({ store, compiler }: PagesOptions): Middleware {
   async function load(route: Route): Promise<StoredRevision> {
     const bin = normalizeId(route.bin);
     const revision = bin && (await store.get(bin, parseRev(route.rev)));
@@ -73,18 +74,18 @@ export function createPages({ store }: PagesOptions): Middleware {
     // The edit link follows the address: a numbered revision edits that one, /:bin and /latest the latest.
     const named = parseRev(route.rev) !== undefined;
     const editUrl = `${rootFrom(ctx.path)}${revision.bin}${named ? `/${revision.rev}` : ''}/edit`;
-    sandboxed(ctx, 'html', renderOutput(revision, { editUrl: quiet ? undefined : editUrl }));
+    sandboxed(ctx, 'html', await renderOutput(revision, compiler, { editUrl: quiet ? undefined : editUrl }));
   };
 
   const panel: Handler = async (ctx, route) => {
     const revision = await load(route);
     const name = EXTENSIONS[route.extra!];
-    sandboxed(ctx, PANEL_TYPES[name], renderPanel(revision, name));
+    sandboxed(ctx, PANEL_TYPES[name], await renderPanel(revision, name, compiler));
   };
 
   const source: Handler = async (ctx, route) => {
     const revision = await load(route);
-    const page = renderOutput(revision);
+    const page = await renderOutput(revision, compiler);
     if (route.extra === 'download') {
       ctx.attachment(`${revision.bin}.${revision.rev}.html`);
       sandboxed(ctx, 'html', page);

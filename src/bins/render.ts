@@ -1,27 +1,50 @@
 import { assemble, type Panels } from '../shared/assemble.js';
+import { describeError, processorsOf, type PanelName } from '../shared/processors.js';
+import type { Compiler } from './compiler.js';
 import type { StoredRevision } from './store.js';
 
-export type PanelName = keyof Panels;
+export type { PanelName };
 
-/**
- * The panels as the output shows them. Today the stored source; issue 7's preprocessors
- * (settings.processors) compile here, so every output route picks them up.
- */
-export function outputPanels(revision: StoredRevision): Panels {
-  return { html: revision.html, css: revision.css, javascript: revision.javascript };
+/** The panels after their preprocessors, and a message for each that failed to compile (its panel is then ""). */
+export type OutputPanels = { panels: Panels; errors: string[] };
+
+/** The panels as the output shows them: each through the preprocessor in settings.processors. */
+export async function outputPanels(revision: StoredRevision, compiler: Compiler): Promise<OutputPanels> {
+  const processors = processorsOf(revision.settings);
+  const names: PanelName[] = ['html', 'css', 'javascript'];
+  const results = await Promise.all(names.map((name) => compiler.compile(processors[name], revision[name])));
+  const panels: Panels = { html: '', css: '', javascript: '' };
+  const errors: string[] = [];
+  results.forEach((result, i) => {
+    const name = names[i]!;
+    if (result.ok) panels[name] = result.code;
+    else errors.push(describeError(processors[name], result.error));
+  });
+  return { panels, errors };
 }
 
 export type OutputOptions = {
   /** Where the "edit" link points; none when undefined (quiet, source, download). */
   editUrl?: string;
+  /** Script run first in the page (remote rendering: follows the bin live). */
+  prelude?: string;
 };
 
 /** A revision's output page, by the same rules as the editor's preview (src/shared/assemble.ts). */
-export function renderOutput(revision: StoredRevision, { editUrl }: OutputOptions = {}): string {
-  return assemble(outputPanels(revision), { editUrl, label: `${revision.bin}/${revision.rev}` });
+export async function renderOutput(revision: StoredRevision, compiler: Compiler, { editUrl, prelude }: OutputOptions = {}): Promise<string> {
+  const { panels, errors } = await outputPanels(revision, compiler);
+  return assemble(panels, { editUrl, prelude, errors, label: `${revision.bin}/${revision.rev}` });
 }
 
-/** One panel on its own, for `/:bin.js`, `.css` and `.html`. */
-export function renderPanel(revision: StoredRevision, panel: PanelName): string {
-  return outputPanels(revision)[panel];
+const COMMENTS: Record<PanelName, (text: string) => string> = {
+  html: (text) => `<!-- ${text.replace(/--/g, '- -')} -->\n`,
+  css: (text) => `/* ${text.replace(/\*\//g, '* /')} */\n`,
+  javascript: (text) => `/* ${text.replace(/\*\//g, '* /')} */\n`,
+};
+
+/** One panel on its own, for `/:bin.js`, `.css` and `.html`; a compile error is a comment in its place. */
+export async function renderPanel(revision: StoredRevision, panel: PanelName, compiler: Compiler): Promise<string> {
+  const processor = processorsOf(revision.settings)[panel];
+  const result = await compiler.compile(processor, revision[panel]);
+  return result.ok ? result.code : COMMENTS[panel](describeError(processor, result.error));
 }

@@ -6,6 +6,7 @@ import { debounce } from './debounce.js';
 import { askForKey } from './key-dialog.js';
 import { wirePaneToggles } from './layout.js';
 import { renderPreview } from './preview.js';
+import { createPanelCompiler, wireSelectors } from './processors.js';
 import { createRevisionMenu } from './revisions.js';
 import { postSave } from './save.js';
 import { showShare, wireCopyButtons } from './share.js';
@@ -32,7 +33,16 @@ const panes = createCodePanes(restored ?? saved, () => {
   preview();
   keep();
 });
-const preview = debounce(() => renderPreview(frame, panes.read(), consolePane), 300);
+const selectors = wireSelectors(data.settings, () => preview());
+const compilePanels = createPanelCompiler(root);
+let shown = 0;
+/** Compiles what the panes hold and shows it, unless a newer render has started meanwhile. */
+async function showPreview(panels: Panels): Promise<void> {
+  const turn = ++shown;
+  const { panels: compiled, errors } = await compilePanels(panels, selectors.read());
+  if (turn === shown) renderPreview(frame, compiled, consolePane, errors);
+}
+const preview = debounce(() => void showPreview(panes.read()), 300);
 // Unsaved code lives in localStorage until a save succeeds, so a crash, a reload or a failed save loses nothing.
 const keep = debounce(() => {
   const now = panes.read();
@@ -40,7 +50,7 @@ const keep = debounce(() => {
   else keepDraft(draft, now);
 }, 300);
 addEventListener('pagehide', () => keep.flush());
-renderPreview(frame, panes.read(), consolePane);
+void showPreview(panes.read());
 
 wirePaneToggles();
 wireCopyButtons();
@@ -52,7 +62,7 @@ if (restored && !samePanels(restored, saved)) {
     run() {
       panes.write(saved);
       dropDraft(draft);
-      renderPreview(frame, saved, consolePane);
+      void showPreview(saved);
     },
   });
 }
@@ -70,7 +80,7 @@ async function save(): Promise<void> {
   let key = apiKey.get();
   try {
     for (;;) {
-      const result = await postSave(root, bin, panels, key);
+      const result = await postSave(root, bin, panels, selectors.read(), key);
       if (result.ok) {
         if (key) apiKey.set(key);
         saved = panels;

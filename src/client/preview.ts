@@ -7,11 +7,11 @@ import type { ConsolePane } from './console-pane.js';
  * origin and cannot touch the editor's document, storage or key). srcdoc rather than a URL, so the
  * preview needs no round trip and works with unsaved code.
  */
-export function renderPreview(frame: HTMLIFrameElement, panels: Panels, consolePane: ConsolePane): void {
+export function renderPreview(frame: HTMLIFrameElement, panels: Panels, consolePane: ConsolePane, errors: string[] = []): void {
   consolePane.clear();
   // Naming the pane's script lets the console give errors in the pane's own line numbers.
   const named = panels.html.includes('%code%') || panels.javascript.trim() === ''
     ? panels
     : { ...panels, javascript: `${panels.javascript}\n//# sourceURL=${JS_SOURCE_URL}` };
-  frame.srcdoc = assemble(named, { prelude: CAPTURE_SCRIPT });
+  frame.srcdoc = assemble(named, { prelude: CAPTURE_SCRIPT, errors });
 }

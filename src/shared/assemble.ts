@@ -14,6 +14,8 @@ export type AssembleOptions = {
   label?: string;
   /** Script source run before anything of the bin's own (the preview's console capture). */
   prelude?: string;
+  /** Compile errors of the panels, shown in a box over the page. */
+  errors?: string[];
 };
 
 type Insert = { at: number; text: string };
@@ -33,6 +35,7 @@ export function assemble({ html, css, javascript }: Panels, options: AssembleOpt
   if (!html.includes('%code%') && javascript.trim() !== '') {
     inserts.push({ at: end, text: `<script>\n${scriptSafe(javascript)}\n</script>\n` });
   }
+  if (options.errors?.length) inserts.push({ at: end, text: errorBoxScript(options.errors) });
   if (options.editUrl !== undefined) inserts.push({ at: end, text: editLinkScript(options.editUrl) });
 
   // Stable sort: inserts at one point keep the order they were pushed in.
@@ -96,9 +99,28 @@ function commentSafe(text: string): string {
   return text.replace(/--/g, '- -');
 }
 
+/** JSON that is safe inside a <script> element. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+/** Compile errors over the page, as text: a script like the edit link, so it works whatever the html is. */
+function errorBoxScript(errors: string[]): string {
+  return (
+    '<script>(function () {\n' +
+    "  var box = document.createElement('pre');\n" +
+    "  box.id = 'snippetkit-errors';\n" +
+    `  box.textContent = ${scriptJson(errors.join('\n'))};\n` +
+    "  box.setAttribute('style', 'position:fixed;left:0;right:0;top:0;z-index:2147483647;margin:0;padding:8px;" +
+    "white-space:pre-wrap;font:13px/1.4 ui-monospace,monospace;background:#fee;color:#900;border-bottom:1px solid #c00');\n" +
+    '  document.documentElement.appendChild(box);\n' +
+    '})();</script>\n'
+  );
+}
+
 /** A script, not markup, so the link is not part of the bin's own html. */
 function editLinkScript(url: string): string {
-  const href = JSON.stringify(url).replace(/</g, '\\u003c');
+  const href = scriptJson(url);
   return (
     '<script>(function () {\n' +
     "  var a = document.createElement('a');\n" +

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { createCompiler } from '../../src/bins/compiler.js';
 import { renderOutput, renderPanel } from '../../src/bins/render.js';
 import type { StoredRevision } from '../../src/bins/store.js';
 import { assemble, type Panels } from '../../src/shared/assemble.js';
@@ -111,14 +112,18 @@ describe('rendering a stored revision (src/bins/render.ts)', () => {
     bin: 'abc', rev: 2, html: '<meta charset="utf-8"><body></body>', css: 'p{}', javascript: 'x()', settings: {}, created: '2024-01-01T00:00:00.000Z',
   };
 
-  it('names the bin and revision in the comment and assembles the panels', () => {
-    expect(renderOutput(revision)).to.equal(
+  const compiler = createCompiler();
+  after(() => compiler.close());
+
+  it('names the bin and revision in the comment and assembles the panels', async () => {
+    expect(await renderOutput(revision, compiler)).to.equal(
       `${STYLE('p{}')}<meta charset="utf-8">\n<!-- Made with snippetkit: abc/2 --><body>${SCRIPT('x()')}</body>`,
     );
   });
 
-  it('gives one panel as stored', () => {
-    expect([renderPanel(revision, 'html'), renderPanel(revision, 'css'), renderPanel(revision, 'javascript')]).to.deep.equal([
+  it('gives one panel as stored', async () => {
+    const names = ['html', 'css', 'javascript'] as const;
+    expect(await Promise.all(names.map((name) => renderPanel(revision, name, compiler)))).to.deep.equal([
       revision.html, 'p{}', 'x()',
     ]);
   });
