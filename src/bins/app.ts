@@ -10,8 +10,10 @@ import { createCompiler, type Compiler } from './compiler.js';
 import type { BinConfig } from './config.js';
 import { apiCors } from './cors.js';
 import { errorPage, rootFrom } from './page-templates.js';
+import { createLiveHub, type LiveHub } from './live-hub.js';
+import { liveRoutes } from './live-routes.js';
 import { createPages } from './pages.js';
-import type { BinStore } from './store.js';
+import { notifySaves, type BinStore } from './store-events.js';
 
 export type BinAppOptions = {
   store: BinStore;
@@ -19,11 +21,21 @@ export type BinAppOptions = {
   logger?: Logger;
   /** Preprocessors; by default a pool of compile children started on first use (idle ones never hold the process). */
   compiler?: Compiler;
+  /** Live sharing's event streams (SSE). */
+  live?: LiveHub;
 };
 
 /** The bin server as a Koa app; it never listens, reads the environment or prints. */
-export function createBinApp({ store, config, logger = silentLogger, compiler = createCompiler() }: BinAppOptions): Koa {
+export function createBinApp({
+  store,
+  config,
+  logger = silentLogger,
+  compiler = createCompiler(),
+  live = createLiveHub(),
+}: BinAppOptions): Koa {
   const app = new Koa();
+  // Every save, whatever route makes it, moves the bin's followers on to the new revision.
+  store = notifySaves(store, (saved) => live.bumpRevision(saved.bin, saved.rev));
   // Koa would print errors itself (a client that times out, say); ours are logged once by the error middleware.
   app.silent = true;
 
@@ -36,7 +48,8 @@ export function createBinApp({ store, config, logger = silentLogger, compiler = 
     }, logger),
   );
 
-  // --- preprocessing for the editor's preview
+  // --- live sharing (event streams, broadcasts, remote console) and preprocessing for the preview
+  app.use(liveRoutes({ hub: live, store, compiler, config }));
   app.use(compileRoute({ compiler, config }));
 
   // --- the REST API: CORS first (preflights carry no key), then the routes (which read bodies after auth)
@@ -55,7 +68,7 @@ export function createBinApp({ store, config, logger = silentLogger, compiler = 
 
   // --- the editor, output pages and the editor's bundle
   app.use(clientAssets());
-  app.use(createPages({ store, compiler }));
+  app.use(createPages({ store, compiler, live }));
 
   app.use(() => {
     throw new HttpError(404, 'not found');

@@ -6,9 +6,11 @@ import { normalizeId } from './ids.js';
 import { editorPage, rootFrom, starterHtml } from './page-templates.js';
 import { renderOutput, renderPanel, type PanelName } from './render.js';
 import type { Compiler } from './compiler.js';
+import type { LiveHub } from './live-hub.js';
+import { followScript } from './live-script.js';
 import type { BinStore, StoredRevision } from './store.js';
 
-export type PagesOptions = { store: BinStore; compiler: Compiler };
+export type PagesOptions = { store: BinStore; compiler: Compiler; live: LiveHub };
 
 /**
  * Output pages and raw panels run the bin's code on our origin, where the editor keeps the API key in
@@ -25,7 +27,7 @@ const PANEL_TYPES: Record<PanelName, string> = { html: 'html', css: 'css', javas
 const EXTENSIONS: Record<string, PanelName> = { html: 'html', css: 'css', js: 'javascript' };
 
 /** The editor and output routes (shared/jsbin-api.md § Pages); everything else passes on. */
-export function createPages({ store, compiler }: PagesOptions): Middleware {
+export function createPages({ store, compiler, live }: PagesOptions): Middleware {
   async function load(route: Route): Promise<StoredRevision> {
     const bin = normalizeId(route.bin);
     const revision = bin && (await store.get(bin, parseRev(route.rev)));
@@ -57,6 +59,7 @@ export function createPages({ store, compiler }: PagesOptions): Middleware {
   const editor: Handler = async (ctx, route) => {
     const revision = await load(route);
     const data: EditorData = {
+      ...(route.extra === '/watch' && { watch: true }),
       root: rootFrom(ctx.path),
       bin: revision.bin,
       rev: revision.rev,
@@ -73,8 +76,13 @@ export function createPages({ store, compiler }: PagesOptions): Middleware {
     const quiet = route.extra === '/quiet';
     // The edit link follows the address: a numbered revision edits that one, /:bin and /latest the latest.
     const named = parseRev(route.rev) !== undefined;
-    const editUrl = `${rootFrom(ctx.path)}${revision.bin}${named ? `/${revision.rev}` : ''}/edit`;
-    sandboxed(ctx, 'html', await renderOutput(revision, compiler, { editUrl: quiet ? undefined : editUrl }));
+    const root = rootFrom(ctx.path);
+    const editUrl = `${root}${revision.bin}${named ? `/${revision.rev}` : ''}/edit`;
+    // ?live: the panels the bin's editor last broadcast (a page following it reloads so), else the revision.
+    const state = ctx.query.live !== undefined ? live.state(revision.bin) : undefined;
+    const shown = state ? { ...revision, ...state.panels, settings: { ...revision.settings, processors: state.processors } } : revision;
+    const prelude = followScript({ bin: revision.bin, rev: named ? revision.rev : undefined, root });
+    sandboxed(ctx, 'html', await renderOutput(shown, compiler, { editUrl: quiet ? undefined : editUrl, prelude }));
   };
 
   const panel: Handler = async (ctx, route) => {
@@ -96,7 +104,7 @@ export function createPages({ store, compiler }: PagesOptions): Middleware {
 
   const routes: [RegExp, Handler][] = [
     [/^\/$/, newEditor],
-    [new RegExp(`^${BIN}${REV}/edit$`), editor],
+    [new RegExp(`^${BIN}${REV}(/edit|/watch)$`), editor],
     [new RegExp(`^${BIN}${REV}\\.(js|css|html)$`), panel],
     [new RegExp(`^${BIN}${REV}/(source|download)$`), source],
     [new RegExp(`^${BIN}${REV}(/quiet)?$`), output],

@@ -1,7 +1,7 @@
 import { css } from '@codemirror/lang-css';
 import { html } from '@codemirror/lang-html';
 import { javascript } from '@codemirror/lang-javascript';
-import { Compartment, type Extension } from '@codemirror/state';
+import { Compartment, EditorState, type Extension } from '@codemirror/state';
 import { basicSetup, EditorView } from 'codemirror';
 import type { Panels } from '../shared/assemble.js';
 
@@ -19,8 +19,8 @@ export type CodePanes = {
   focus(panel: PanelName): void;
 };
 
-/** Three CodeMirror editors in the elements `#code-html`, `#code-css`, `#code-javascript`. */
-export function createCodePanes(initial: Panels, onChange: () => void): CodePanes {
+/** Three CodeMirror editors in the elements `#code-html`, `#code-css`, `#code-javascript`; read-only to watch. */
+export function createCodePanes(initial: Panels, onChange: () => void, readOnly = false): CodePanes {
   let quiet = false;
   const notify = EditorView.updateListener.of((update) => {
     if (update.docChanged && !quiet) onChange();
@@ -36,6 +36,7 @@ export function createCodePanes(initial: Panels, onChange: () => void): CodePane
         // Panes are narrow side by side: wrap rather than scroll sideways.
         EditorView.lineWrapping,
         EditorView.contentAttributes.of({ 'aria-label': name }),
+        EditorState.readOnly.of(readOnly),
         notify,
       ],
       parent: document.getElementById(`code-${name}`)!,

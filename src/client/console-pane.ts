@@ -1,26 +1,51 @@
-import { isConsoleMessage } from './capture.js';
+import { isCaptureRecord, type CaptureRecord } from '../shared/capture.js';
 
-export type ConsolePane = { clear(): void };
+export type ConsolePane = {
+  clear(): void;
+  /** Records an output page on another device sent back through the server. */
+  showRemote(records: unknown[]): void;
+};
 
 const LEVELS = new Set(['log', 'info', 'warn', 'error', 'debug']);
 /** Enough lines to debug with; a bin logging in a loop must not grow the page without end. */
 const MAX_LINES = 500;
 
-/** Shows what the preview `frame` logs in the `#console-log` list. */
+/** "GET https://x/y 200 · 12 ms · 1.2 KB", the line a fetch or XMLHttpRequest gets. */
+function networkText(r: Extract<CaptureRecord, { snippetkit: 'network' }>): string {
+  const size = r.size === null ? '' : r.size < 1024 ? ` · ${r.size} B` : ` · ${(r.size / 1024).toFixed(1)} KB`;
+  return `${r.method} ${r.url} ${r.status === 0 ? 'failed' : r.status} · ${r.ms} ms${size}`;
+}
+
+/** Shows what the preview `frame` (and remote output pages) report in the `#console-log` list. */
 export function createConsolePane(frame: HTMLIFrameElement): ConsolePane {
   const list = document.getElementById('console-log')!;
   const clear = () => list.replaceChildren();
   document.getElementById('console-clear')!.addEventListener('click', clear);
 
-  window.addEventListener('message', (event) => {
-    // Only our preview: its origin is opaque ("null"), so the window is what identifies it.
-    if (event.source !== frame.contentWindow || !isConsoleMessage(event.data)) return;
+  function show(record: CaptureRecord, remote: boolean): void {
     const line = document.createElement('li');
-    line.className = LEVELS.has(event.data.level) ? event.data.level : 'log';
-    line.textContent = event.data.args.join(' ');
+    if (record.snippetkit === 'network') {
+      line.className = record.status === 0 || record.status >= 400 ? 'network error' : 'network';
+      line.textContent = networkText(record);
+    } else {
+      line.className = LEVELS.has(record.level) ? record.level : 'log';
+      line.textContent = record.args.map(String).join(' ');
+    }
+    if (remote) {
+      line.classList.add('remote');
+      line.textContent = `[remote] ${line.textContent}`;
+    }
     list.append(line);
     while (list.childElementCount > MAX_LINES) list.firstElementChild!.remove();
     list.scrollTop = list.scrollHeight;
+  }
+
+  window.addEventListener('message', (event) => {
+    // Only our preview: its origin is opaque ("null"), so the window is what identifies it.
+    if (event.source === frame.contentWindow && isCaptureRecord(event.data)) show(event.data, false);
   });
-  return { clear };
+  return {
+    clear,
+    showRemote: (records) => records.filter(isCaptureRecord).forEach((record) => show(record, true)),
+  };
 }

@@ -4,6 +4,7 @@ import { createCodePanes } from './code-panes.js';
 import { createConsolePane } from './console-pane.js';
 import { debounce } from './debounce.js';
 import { askForKey } from './key-dialog.js';
+import { createLive } from './live.js';
 import { wirePaneToggles } from './layout.js';
 import { renderPreview } from './preview.js';
 import { createPanelCompiler, wireSelectors } from './processors.js';
@@ -29,11 +30,20 @@ let draft = draftKey(bin, rev);
 const frame = document.getElementById('preview') as HTMLIFrameElement;
 const consolePane = createConsolePane(frame);
 const restored = loadDraft(draft);
-const panes = createCodePanes(restored ?? saved, () => {
+const watch = data.watch === true;
+const panes = createCodePanes(
+  watch ? saved : (restored ?? saved),
+  () => {
+    preview();
+    keep();
+    live.changed();
+  },
+  watch,
+);
+const selectors = wireSelectors(data.settings, () => {
   preview();
-  keep();
+  live.changed();
 });
-const selectors = wireSelectors(data.settings, () => preview());
 const compilePanels = createPanelCompiler(root);
 let shown = 0;
 /** Compiles what the panes hold and shows it, unless a newer render has started meanwhile. */
@@ -52,11 +62,31 @@ const keep = debounce(() => {
 addEventListener('pagehide', () => keep.flush());
 void showPreview(panes.read());
 
+// --- live sharing: a saved bin's editor broadcasts; /:bin/watch follows read-only
+const live = createLive({
+  root,
+  consolePane,
+  read: () => ({ panels: panes.read(), processors: selectors.read() }),
+  key: () => apiKey.get(),
+  onRemote: watch
+    ? (changed, processors) => {
+        panes.write({ ...panes.read(), ...changed });
+        if (processors) selectors.write(processors);
+        preview();
+      }
+    : undefined,
+});
+if (bin !== null) live.follow(bin, saved, selectors.read());
+if (watch) {
+  document.getElementById('save')!.hidden = true;
+  for (const menu of document.querySelectorAll<HTMLSelectElement>('select.processor')) menu.disabled = true;
+}
+
 wirePaneToggles();
 wireCopyButtons();
 const menu = createRevisionMenu(root, bin, data.revisions, rev);
 if (bin !== null && rev !== null) showShare(outputUrl(bin, rev), editUrl(bin, rev));
-if (restored && !samePanels(restored, saved)) {
+if (!watch && restored && !samePanels(restored, saved)) {
   say(`Restored your unsaved changes from ${new Date(restored.kept).toLocaleString()}.`, 'info', {
     label: 'Discard them',
     run() {
@@ -72,7 +102,7 @@ const saveButton = document.getElementById('save') as HTMLButtonElement;
 let saving = false;
 
 async function save(): Promise<void> {
-  if (saving) return;
+  if (saving || watch) return;
   saving = true;
   saveButton.disabled = true;
   keep.flush();
@@ -83,6 +113,8 @@ async function save(): Promise<void> {
       const result = await postSave(root, bin, panels, selectors.read(), key);
       if (result.ok) {
         if (key) apiKey.set(key);
+        if (result.bin !== bin) live.follow(result.bin, panels, selectors.read());
+        else live.saved(panels, selectors.read());
         saved = panels;
         dropDraft(draft);
         bin = result.bin;

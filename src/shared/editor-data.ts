@@ -15,8 +15,10 @@ export type EditorData = {
   /** The revision loaded, or null on `/`. */
   rev: number | null;
   panels: Panels;
-  /** The revision's settings as saved (issue 7's settings.processors will be read from here). */
+  /** The revision's settings as saved (the editor's preprocessor menus start from settings.processors). */
   settings: Record<string, unknown>;
+  /** A read-only editor that follows the bin's live changes (`/:bin/watch`). */
+  watch?: boolean;
   /** The bin's revisions, newest first; empty on `/`. */
   revisions: RevisionEntry[];
 };

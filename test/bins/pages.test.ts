@@ -29,6 +29,14 @@ function editLink(href: string): string {
   );
 }
 
+/** An output page without the live-following script every output page starts with (tested in live.test.ts). */
+async function outputText(res: Response): Promise<string> {
+  const page = await res.text();
+  const follow = /\n<script>\(function \(\) \{\n  if \(!window\.EventSource\) return;[\s\S]*?\n\}\)\(\);<\/script>/;
+  if (!follow.test(page)) throw new Error(`no follow script in ${page}`);
+  return page.replace(follow, '');
+}
+
 /** The EditorData JSON the editor page carries. */
 async function editorData(res: Response): Promise<any> {
   const page = await res.text();
@@ -62,13 +70,13 @@ describe('bin pages', () => {
         const res = await server.fetch(path(bin));
         expect(res.status).to.equal(200);
         expect(res.headers.get('content-type')).to.equal('text/html; charset=utf-8');
-        expect(await res.text()).to.equal(expectedOutput(bin, edit?.(bin)));
+        expect(await outputText(res)).to.equal(expectedOutput(bin, edit?.(bin)));
       });
     }
 
     it('shows revision 1 as it was saved', async () => {
       const res = await server.fetch(`/${bin}/1/quiet`);
-      expect(await res.text()).to.equal(
+      expect(await outputText(res)).to.equal(
         `\n<!-- Made with snippetkit: ${bin}/1 --><style>\np{}\n</style>\n<p>one</p><script>\none()\n</script>\n`,
       );
     });
@@ -76,7 +84,7 @@ describe('bin pages', () => {
     it('finds the bin whatever the case of its id', async () => {
       const res = await server.fetch(`/${bin.toUpperCase()}/quiet`);
       expect(res.status).to.equal(200);
-      expect(await res.text()).to.equal(expectedOutput(bin));
+      expect(await outputText(res)).to.equal(expectedOutput(bin));
     });
 
     it('sandboxes the page so a bin cannot read the editor\'s storage on this origin', async () => {
@@ -263,6 +271,6 @@ describe('bin pages on a server that needs a key', () => {
   it('shows output pages without a key', async () => {
     const saved = await (await server.postForm('/api/save', { html: 'hello' }, { authorization: 'token sekrit-key' })).json();
     const res = await server.fetch(`/${saved.url}/quiet`);
-    expect([res.status, await res.text()]).to.deep.equal([200, `\n<!-- Made with snippetkit: ${saved.url}/1 -->hello`]);
+    expect([res.status, await outputText(res)]).to.deep.equal([200, `\n<!-- Made with snippetkit: ${saved.url}/1 -->hello`]);
   });
 });

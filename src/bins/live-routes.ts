@@ -1,0 +1,96 @@
+import type { Middleware } from 'koa';
+import { HttpError } from '../http/errors.js';
+import { processorsOf, type PanelName, type ProcessorChoice } from '../shared/processors.js';
+import { checkAccess } from './auth.js';
+import type { Compiler } from './compiler.js';
+import type { BinConfig } from './config.js';
+import { normalizeId } from './ids.js';
+import type { LiveHub } from './live-hub.js';
+import { rateLimiter, readJsonObject } from './live-input.js';
+import { describeError } from '../shared/processors.js';
+import type { BinStore } from './store.js';
+
+export type LiveRoutesOptions = { hub: LiveHub; store: BinStore; compiler: Compiler; config: BinConfig };
+
+const PANELS: PanelName[] = ['html', 'css', 'javascript'];
+/** The addresses that follow a bin: its output pages, its editor and its watch page. */
+const FOLLOW = /^\/([A-Za-z0-9_-]+)(?:\/(?:\d+|latest))?(?:\/(?:quiet|edit|watch))?$/;
+const LIVE = /^\/api\/([A-Za-z0-9_-]+)\/(live|console)$/;
+const MAX_RECORDS = 50;
+
+/**
+ * Live sharing (shared/jsbin-api.md § Live features): event streams on a bin's own addresses, as JS
+ * Bin had them (`Accept: text/event-stream`); `POST /api/:bin/live` for its editor to broadcast
+ * panel changes (the write right); `POST /api/:bin/console` for output pages to send console and
+ * network records back to the editor (anyone who can see the page, so size- and rate-limited).
+ */
+export function liveRoutes({ hub, store, compiler, config }: LiveRoutesOptions): Middleware {
+  const consoleLimit = rateLimiter(600);
+
+  async function existing(id: string): Promise<string> {
+    const bin = normalizeId(id);
+    if (!bin || !(await store.get(bin))) throw new HttpError(404, 'not found');
+    return bin;
+  }
+
+  async function broadcast(bin: string, body: Record<string, unknown>): Promise<void> {
+    const previous = hub.state(bin);
+    const latest = previous ? undefined : await store.get(bin);
+    const processors: ProcessorChoice = body.processors === undefined
+      ? previous?.processors ?? processorsOf(latest?.settings)
+      : processorsOf({ processors: body.processors });
+    const panels = previous?.panels ?? { html: latest!.html, css: latest!.css, javascript: latest!.javascript };
+    const changed = PANELS.filter((name) => body[name] !== undefined);
+    for (const name of changed) {
+      if (typeof body[name] !== 'string') throw new HttpError(400, `${name} must be a string`, name);
+    }
+    if (changed.length === 0 && body.processors === undefined) throw new HttpError(400, 'send at least one of html, css, javascript');
+    const next = { ...panels };
+    for (const name of changed) next[name] = body[name] as string;
+    hub.setState(bin, { panels: next, processors });
+    // Raw text for watchers' editors first, then the compiled panel for output pages.
+    for (const name of changed) hub.send(bin, name, next[name]);
+    // Ours, not JS Bin's: watchers' editors show the same preprocessor choice.
+    if (body.processors !== undefined) hub.send(bin, 'processors', JSON.stringify(processors));
+    const touched = body.processors === undefined ? changed : PANELS;
+    await Promise.all(
+      touched.map(async (name) => {
+        const result = await compiler.compile(processors[name], next[name]);
+        hub.send(bin, `${name}:processed`, result.ok ? result.code : describeError(processors[name], result.error));
+      }),
+    );
+  }
+
+  return async (ctx, next) => {
+    if (ctx.method === 'GET' && ctx.get('Accept').includes('text/event-stream')) {
+      const follow = FOLLOW.exec(ctx.path);
+      if (follow) return hub.subscribe(ctx, await existing(follow[1]!));
+    }
+    const live = LIVE.exec(ctx.path);
+    if (!live) return next();
+    // Output pages post from an opaque origin; text/plain bodies need no preflight, but answer one anyway.
+    ctx.set('Access-Control-Allow-Origin', '*');
+    if (ctx.method === 'OPTIONS') {
+      ctx.set('Access-Control-Allow-Methods', 'POST');
+      ctx.set('Access-Control-Allow-Headers', 'Authorization, Content-Type');
+      ctx.status = 204;
+      return;
+    }
+    if (ctx.method !== 'POST') throw new HttpError(405, 'use POST');
+    if (live[2] === 'live') {
+      checkAccess(ctx, config, 'write');
+      const bin = await existing(live[1]!);
+      await broadcast(bin, await readJsonObject(ctx, 1024 * 1024));
+      ctx.body = { connections: hub.connections(bin) };
+    } else {
+      consoleLimit(ctx);
+      const bin = await existing(live[1]!);
+      const { records } = await readJsonObject(ctx, 64 * 1024);
+      if (!Array.isArray(records) || records.length > MAX_RECORDS || !records.every((r) => typeof r === 'object' && r !== null)) {
+        throw new HttpError(400, `records must be an array of at most ${MAX_RECORDS} objects`, 'records');
+      }
+      hub.send(bin, 'console', JSON.stringify(records));
+      ctx.body = { connections: hub.connections(bin) };
+    }
+  };
+}

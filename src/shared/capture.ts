@@ -1,0 +1,90 @@
+/**
+ * What a bin's page reports while it runs: console calls, uncaught errors, and every fetch and
+ * XMLHttpRequest (method, URL, status, duration, response size). Plain ES5 in a string because it runs
+ * in the bin's page, first of all its scripts. `deliver` is the source of a function taking one record:
+ * the editor's preview posts it to its parent, an output page sends it to the server.
+ */
+export function captureScript(deliver: string, jsSourceUrl: string): string {
+  return `(function () {
+  var deliver = ${deliver};
+  function show(value) {
+    if (typeof value === 'string') return value;
+    if (value instanceof Error) return String(value);
+    try {
+      var json = JSON.stringify(value);
+      return json === undefined ? String(value) : json;
+    } catch (e) {
+      return String(value);
+    }
+  }
+  function send(level, args) {
+    try { deliver({ snippetkit: 'console', level: level, args: args }); } catch (e) {}
+  }
+  function network(method, url, status, started, size) {
+    try {
+      deliver({ snippetkit: 'network', method: String(method || 'GET').toUpperCase(), url: String(url), status: status,
+        ms: Math.round(performance.now() - started), size: size });
+    } catch (e) {}
+  }
+  ['log', 'info', 'warn', 'error', 'debug'].forEach(function (level) {
+    var original = console[level];
+    console[level] = function () {
+      send(level, Array.prototype.map.call(arguments, show));
+      return original.apply(console, arguments);
+    };
+  });
+  addEventListener('error', function (event) {
+    // Lines of the JavaScript pane: its script is named by a sourceURL and starts with a newline.
+    var inPane = event.filename === ${JSON.stringify(jsSourceUrl)};
+    send('error', [event.message + (inPane && event.lineno > 1 ? ' (line ' + (event.lineno - 1) + ')' : '')]);
+  });
+  addEventListener('unhandledrejection', function (event) {
+    send('error', ['Uncaught (in promise) ' + show(event.reason)]);
+  });
+  if (window.fetch) {
+    var originalFetch = window.fetch;
+    window.fetch = function (input, init) {
+      var started = performance.now();
+      var method = (init && init.method) || (input && input.method) || 'GET';
+      var url = typeof input === 'string' ? input : (input && input.url) || String(input);
+      return originalFetch.apply(this, arguments).then(function (res) {
+        // The size from a clone, so the page still reads its own body.
+        res.clone().arrayBuffer().then(function (b) { network(method, res.url || url, res.status, started, b.byteLength); },
+          function () { network(method, res.url || url, res.status, started, null); });
+        return res;
+      }, function (err) {
+        network(method, url, 0, started, null);
+        throw err;
+      });
+    };
+  }
+  var open = XMLHttpRequest.prototype.open;
+  var sendXhr = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.open = function (method, url) {
+    this.__snippetkit = { method: method, url: url };
+    return open.apply(this, arguments);
+  };
+  XMLHttpRequest.prototype.send = function () {
+    var xhr = this, info = xhr.__snippetkit, started = performance.now();
+    if (info) xhr.addEventListener('loadend', function () {
+      var size = null;
+      try {
+        var body = xhr.response;
+        size = typeof body === 'string' ? new Blob([body]).size : body && body.byteLength !== undefined ? body.byteLength : body && body.size !== undefined ? body.size : null;
+      } catch (e) {}
+      network(info.method, xhr.responseURL || info.url, xhr.status, started, size);
+    });
+    return sendXhr.apply(this, arguments);
+  };
+})();`;
+}
+
+export type ConsoleRecord = { snippetkit: 'console'; level: string; args: string[] };
+export type NetworkRecord = { snippetkit: 'network'; method: string; url: string; status: number; ms: number; size: number | null };
+export type CaptureRecord = ConsoleRecord | NetworkRecord;
+
+export function isCaptureRecord(data: unknown): data is CaptureRecord {
+  const record = data as { snippetkit?: unknown; level?: unknown; args?: unknown; url?: unknown; status?: unknown } | null;
+  if (record?.snippetkit === 'console') return typeof record.level === 'string' && Array.isArray(record.args);
+  return record?.snippetkit === 'network' && typeof record.url === 'string' && typeof record.status === 'number';
+}
