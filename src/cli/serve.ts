@@ -12,7 +12,9 @@ export type ServeOptions<S extends Closable> = {
   handler(store: S): Handler;
   /** The one start-up line, given the URL it listens on. */
   banner?(url: string, store: S): string;
-  /** Called once the server and store are closed, e.g. to say so. */
+  /** Before the server closes: end what would keep connections open (event streams, workers). */
+  beforeClose?(): void;
+  /** Says what shutdown is doing. */
   log?(message: string): void;
 };
 
@@ -49,6 +51,7 @@ export async function serveUntilSignal<S extends Closable>(options: ServeOptions
     }
     stopping = true;
     options.log?.(`${signal}: finishing requests in flight and closing the store`);
+    options.beforeClose?.();
     await running.close();
     await store.close();
     process.exit(0);

@@ -1,6 +1,8 @@
 import chalk from 'chalk';
 import { createBinApp } from '../bins/app.js';
+import { createCompiler } from '../bins/compiler.js';
 import { apiMode, type BinConfig } from '../bins/config.js';
+import { createLiveHub } from '../bins/live-hub.js';
 import { openBinStore } from '../bins/store.js';
 import { defaultDataFile } from '../store/data-file.js';
 import { loadBinConfig } from './bin-config.js';
@@ -15,11 +17,18 @@ export async function startBinServer(flags: ServeBinsFlags, env: NodeJS.ProcessE
   const file = flags.data ?? (env.SNIPPETKIT_BIN_DATA || defaultDataFile('bins'));
   const port = flags.port ?? envPort('PORT', env) ?? 3000;
   const logger = consoleLogger(flags.quiet);
+  // Made here, not by the app, so shutdown can end open event streams and stop compile children.
+  const live = createLiveHub();
+  const compiler = createCompiler();
   await serveUntilSignal({
     port,
     host: flags.host,
     open: () => openBinStore(file, { heads: config.cache.heads, revisionBytes: config.cache.revisionsMB * 1024 * 1024 }),
-    handler: (store) => createBinApp({ store, config, logger }).callback(),
+    handler: (store) => createBinApp({ store, config, logger, live, compiler }).callback(),
+    beforeClose: () => {
+      live.close();
+      compiler.close();
+    },
     banner: flags.quiet ? undefined : (url, store) => banner(url, store.file, config),
     log: logger.info,
   });

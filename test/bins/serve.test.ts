@@ -39,6 +39,17 @@ describe('snippetkit serve-bins (the process)', function () {
     expect(existsSync(`${file}.lock`)).to.equal(false);
   });
 
+  it('ends open event streams at shutdown instead of waiting out the grace period', async () => {
+    const file = join(temp.dir, 'bins.sqlite');
+    const server = await startServerProcess(['serve-bins', '--port', '0', '--data', file], open);
+    await fetch(`${server.url}/api/live-bin/save`, { method: 'POST', body: new URLSearchParams({ html: 'x' }) });
+    const stream = await fetch(`${server.url}/live-bin`, { headers: { Accept: 'text/event-stream' } });
+    expect(stream.headers.get('content-type')).to.match(/^text\/event-stream/);
+    const started = performance.now();
+    expect(await server.stop()).to.equal(0);
+    expect(performance.now() - started).to.be.below(2000);
+  });
+
   it('keeps saved bins across a restart on the same file', async () => {
     const file = join(temp.dir, 'bins.sqlite');
     const first = await startServerProcess(['serve-bins', '--port', '0', '--data', file], open);
