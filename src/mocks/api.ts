@@ -4,12 +4,17 @@ import { HttpError } from '../http/errors.js';
 import type { Endpoint, MockStore } from './store.js';
 import { checkName, parseMockInput } from './validate.js';
 import { readJsonBody } from './json-body.js';
+import type { RequestFeed } from './request-feed.js';
+import { streamRequestEvents } from './request-events.js';
 
 export type ApiOptions = {
   store: MockStore;
   maxDelay: number;
   maxBody: number;
   trustProxy: boolean;
+  feed: RequestFeed;
+  eventKeepAliveMs: number;
+  maxEventStreams: number;
 };
 
 /**
@@ -63,6 +68,12 @@ export function apiRouter(options: ApiOptions): Router {
   router.get('/endpoint/:name/requests', (ctx) => {
     const endpoint = found(store, ctx.params.name!);
     ctx.body = { success: true, name: endpoint.record.name, requests: endpoint.stats.requests.newestFirst() };
+  });
+
+  // The page's live request log (Server-Sent Events).
+  router.get('/endpoint/:name/events', (ctx) => {
+    const { feed, eventKeepAliveMs: keepAliveMs, maxEventStreams: maxStreams } = options;
+    streamRequestEvents(ctx, ctx.params.name!, { store, feed, keepAliveMs, maxStreams });
   });
 
   return router;

@@ -3,6 +3,7 @@ import { errorHandler, HttpError } from '../http/errors.js';
 import type { Handler } from '../server/listen.js';
 import { silentLogger, type Logger } from '../server/logger.js';
 import { apiRouter } from './api.js';
+import { RequestFeed } from './request-feed.js';
 import { createEndpointServer, type ServeEndpoint } from './serve-endpoint.js';
 import { DEFAULT_ASSETS, staticAssets } from './static.js';
 import type { MockStore } from './store.js';
@@ -16,8 +17,12 @@ export type MockConfig = {
   cors: boolean;
   /** Honour X-Forwarded-For/-Proto/-Host/-Prefix. */
   trustProxy: boolean;
-  /** Folder served under /static/. */
+  /** Folder of the page's hand-written files (HTML, CSS), served under /static/ with its bundle. */
   assets: string;
+  /** A keep-alive comment on open event streams this often, in milliseconds. */
+  eventKeepAliveMs: number;
+  /** Open event streams (live request logs) in all; beyond, a 503. */
+  maxEventStreams: number;
 };
 
 export const DEFAULT_MOCK_CONFIG: MockConfig = {
@@ -26,6 +31,8 @@ export const DEFAULT_MOCK_CONFIG: MockConfig = {
   cors: true,
   trustProxy: false,
   assets: DEFAULT_ASSETS,
+  eventKeepAliveMs: 15_000,
+  maxEventStreams: 1000,
 };
 
 export type MockAppOptions = {
@@ -34,11 +41,14 @@ export type MockAppOptions = {
   logger?: Logger;
 };
 
+/** What the hot path and the Koa app share: the /endpoint/* server and the feed it tells of requests. */
+type Serving = { serve: ServeEndpoint; feed: RequestFeed };
+
 /** The mock server as a Koa app that never listens; /endpoint/* goes through the same code as the hot path. */
-export function createMockApp(options: MockAppOptions, serveEndpoint?: ServeEndpoint): Koa {
+export function createMockApp(options: MockAppOptions, shared?: Serving): Koa {
   const config = { ...DEFAULT_MOCK_CONFIG, ...options.config };
   const logger = options.logger ?? silentLogger;
-  const serve = serveEndpoint ?? endpointServer(options.store, config, logger);
+  const { serve, feed } = shared ?? serving(options.store, config, logger);
   const app = new Koa({ proxy: config.trustProxy });
   // Koa would print errors itself; ours are logged once by the error middleware.
   app.silent = true;
@@ -52,7 +62,7 @@ export function createMockApp(options: MockAppOptions, serveEndpoint?: ServeEndp
     }
   });
   app.use(staticAssets(config.assets));
-  const api = apiRouter({ store: options.store, ...config });
+  const api = apiRouter({ store: options.store, feed, ...config });
   app.use(api.routes());
   app.use(api.allowedMethods({ throw: true }));
   app.use(async (ctx, next) => {
@@ -77,8 +87,9 @@ export function createMockApp(options: MockAppOptions, serveEndpoint?: ServeEndp
  */
 export function createMockHandler(options: MockAppOptions): Handler {
   const config = { ...DEFAULT_MOCK_CONFIG, ...options.config };
-  const serve = endpointServer(options.store, config, options.logger ?? silentLogger);
-  const koa = createMockApp(options, serve).callback();
+  const shared = serving(options.store, config, options.logger ?? silentLogger);
+  const { serve } = shared;
+  const koa = createMockApp(options, shared).callback();
   return (req, res) => {
     const name = hotPathName(req.url ?? '');
     if (name === undefined) koa(req, res);
@@ -102,6 +113,7 @@ export function hotPathName(url: string): string | undefined {
   }
 }
 
-function endpointServer(store: MockStore, config: MockConfig, logger: Logger): ServeEndpoint {
-  return createEndpointServer({ store, cors: config.cors, trustProxy: config.trustProxy, logger });
+function serving(store: MockStore, config: MockConfig, logger: Logger): Serving {
+  const feed = new RequestFeed();
+  return { feed, serve: createEndpointServer({ store, cors: config.cors, trustProxy: config.trustProxy, logger, feed }) };
 }

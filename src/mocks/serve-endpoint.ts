@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { answerPreflight, corsHeaders, isPreflight } from './cors.js';
-import { clientIp, hasBody, readLoggedBody } from './request-log.js';
+import type { RequestFeed } from './request-feed.js';
+import { clientIp, hasBody, readLoggedBody, type LoggedRequest } from './request-log.js';
 import type { Endpoint, MockStore } from './store.js';
 import type { Logger } from '../server/logger.js';
 
@@ -9,6 +10,8 @@ export type ServeEndpointOptions = {
   cors: boolean;
   trustProxy: boolean;
   logger: Logger;
+  /** Told of every request as it is logged (the page's live log). */
+  feed: RequestFeed;
 };
 
 /** Answers one request for `/endpoint/<name>` on the raw node objects. */
@@ -24,7 +27,7 @@ const NO_BODY = new Set([204, 304]);
  * timer and writes headers and body prepared once per endpoint version.
  */
 export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoint {
-  const { store, cors, trustProxy, logger } = options;
+  const { store, cors, trustProxy, logger, feed } = options;
   // Keyed by the Endpoint object, which a write replaces, so a stale head is never used.
   const heads = new WeakMap<Endpoint, string[]>();
   const headOf = (endpoint: Endpoint): string[] => {
@@ -40,7 +43,7 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
     const time = new Date().toISOString();
     const received = (body: string, bodyTruncated: boolean) => {
       endpoint.stats.hits++;
-      endpoint.stats.requests.add({
+      const entry: LoggedRequest = {
         time,
         method: req.method ?? 'GET',
         url: req.url ?? '',
@@ -48,7 +51,9 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
         headers: req.headers,
         body,
         bodyTruncated,
-      });
+      };
+      endpoint.stats.requests.add(entry);
+      feed.publish(endpoint.record.name, entry);
       const respond = () => send(req, res, endpoint, headOf(endpoint));
       const delay = endpoint.record.delay;
       if (delay <= 0) return respond();
