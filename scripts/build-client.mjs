@@ -1,5 +1,7 @@
 // Bundles the editor (src/client, CodeMirror 6) and its stylesheet into dist/public/, which the bin
-// server serves under /static/: no CDN, so the editor works offline.
+// server serves under /static/, and the mock server's page (src/client/mocks) into dist/mock-page/,
+// which the mock server serves under /static/: no CDN, so both work offline. Each page gets its own
+// bundle, so neither loads the other's code.
 import { build } from 'esbuild';
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -9,10 +11,11 @@ const started = performance.now();
 const result = await build({
   absWorkingDir: root,
   entryPoints: [
-    { in: 'src/client/main.ts', out: 'editor' },
-    { in: 'templates/editor.css', out: 'editor' },
+    { in: 'src/client/main.ts', out: 'public/editor' },
+    { in: 'templates/editor.css', out: 'public/editor' },
+    { in: 'src/client/mocks/main.ts', out: 'mock-page/page' },
   ],
-  outdir: 'dist/public',
+  outdir: 'dist',
   bundle: true,
   minify: true,
   format: 'esm',

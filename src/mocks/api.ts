@@ -38,7 +38,8 @@ export function apiRouter(options: ApiOptions): Router {
     const base = endpointBase(ctx, options.trustProxy);
     const items = store.list().map((endpoint) => {
       const { name, statusCode, delay, created, updated } = endpoint.record;
-      return { name, statusCode, delay, hits: endpoint.stats.hits, created, updated, url: base + name };
+      const { hits } = endpoint.stats;
+      return { name, statusCode, delay, hits, lastCall: lastCall(endpoint), created, updated, url: base + name };
     });
     ctx.body = { success: true, endpoints: items };
   });
@@ -48,7 +49,7 @@ export function apiRouter(options: ApiOptions): Router {
     const { hits } = endpoint.stats;
     const { created, updated } = endpoint.record;
     const url = endpointBase(ctx, options.trustProxy) + endpoint.record.name;
-    reply(ctx, 200, recordJson(endpoint, { hits, created, updated, url }));
+    reply(ctx, 200, recordJson(endpoint, { hits, lastCall: lastCall(endpoint), created, updated, url }));
   });
 
   // Create or replace, so a setup script can run twice.
@@ -81,6 +82,11 @@ export function apiRouter(options: ApiOptions): Router {
 
 export function noEndpoint(name: string): HttpError {
   return new HttpError(404, `no endpoint named '${name}'`);
+}
+
+/** When the endpoint was last called since the server started (the log lives in memory), or null. */
+function lastCall(endpoint: Endpoint): string | null {
+  return endpoint.stats.requests.newest()?.time ?? null;
 }
 
 function found(store: MockStore, name: string): Endpoint {

@@ -5,7 +5,7 @@ import { silentLogger, type Logger } from '../server/logger.js';
 import { apiRouter } from './api.js';
 import { RequestFeed } from './request-feed.js';
 import { createEndpointServer, type ServeEndpoint } from './serve-endpoint.js';
-import { DEFAULT_ASSETS, staticAssets } from './static.js';
+import { DEFAULT_ASSETS, PAGE_BUNDLE, staticAssets } from './static.js';
 import type { MockStore } from './store.js';
 
 export type MockConfig = {
@@ -61,7 +61,7 @@ export function createMockApp(options: MockAppOptions, shared?: Serving): Koa {
       throw new HttpError(404, `no route for ${ctx.method} ${ctx.path}`);
     }
   });
-  app.use(staticAssets(config.assets));
+  app.use(staticAssets([config.assets, PAGE_BUNDLE]));
   const api = apiRouter({ store: options.store, feed, ...config });
   app.use(api.routes());
   app.use(api.allowedMethods({ throw: true }));

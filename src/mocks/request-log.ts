@@ -38,6 +38,10 @@ export class RequestLog {
     this.next = (this.next + 1) % LOG_SIZE;
   }
 
+  newest(): LoggedRequest | undefined {
+    return this.ring.length === 0 ? undefined : this.ring[(this.next - 1 + LOG_SIZE) % LOG_SIZE];
+  }
+
   newestFirst(): LoggedRequest[] {
     const out: LoggedRequest[] = [];
     for (let i = 1; i <= this.ring.length; i++) {

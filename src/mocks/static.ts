@@ -3,16 +3,26 @@ import koaStatic from 'koa-static';
 import { fileURLToPath } from 'node:url';
 import { HttpError } from '../http/errors.js';
 
-/** The page listing endpoints; from dist/mocks and src/mocks alike this is <package>/templates/mocks. */
+/** The page's HTML and CSS; from dist/mocks and src/mocks alike this is <package>/templates/mocks. */
 export const DEFAULT_ASSETS = fileURLToPath(new URL('../../templates/mocks/', import.meta.url));
 
+/** The page's script (CodeMirror included), bundled by scripts/build-client.mjs; no CDN. */
+export const PAGE_BUNDLE = fileURLToPath(new URL('../../dist/mock-page/', import.meta.url));
+
 /**
- * Serves `root` under /static/ and redirects / and /static there. Redirects are relative, so
- * behind a proxy that mounts us under a path prefix the browser stays under that prefix.
+ * Serves the files of `roots` (the first that has a path wins) under /static/, and redirects
+ * / and /static there. Redirects are relative, so behind a proxy that mounts us under a path
+ * prefix the browser stays under that prefix.
  */
-export function staticAssets(root: string): Middleware {
-  const serve = koaStatic(root, { index: 'index.html' });
+export function staticAssets(roots: string[]): Middleware {
+  const servers = roots.map((root) => koaStatic(root, { index: 'index.html' }));
   const none = async () => {};
+  const serve: Middleware = async (ctx) => {
+    for (const one of servers) {
+      await one(ctx, none);
+      if (ctx.body != null) return;
+    }
+  };
   return async (ctx, next) => {
     if (ctx.path === '/' || ctx.path === '/static') {
       if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();

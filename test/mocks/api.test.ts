@@ -121,7 +121,7 @@ describe('mock API', () => {
   });
 
   describe('reading endpoints', () => {
-    it('lists every endpoint with name, statusCode, delay, hits, times and URL, sorted by name', async () => {
+    it('lists every endpoint with name, statusCode, delay, hits, times, last call and URL, sorted by name', async () => {
       await addEndpoint(server, { name: 'b', data: 1, statusCode: 404, delay: 3 });
       await addEndpoint(server, { name: 'a', data: 2 });
       await server.fetch('/endpoint/b');
@@ -132,6 +132,8 @@ describe('mock API', () => {
       const b = body.endpoints[1];
       expect(b).to.include({ name: 'b', statusCode: 404, delay: 3, hits: 2, url: `${server.url}/endpoint/b` });
       expect(Date.parse(b.updated)).to.be.closeTo(Date.now(), 10_000);
+      expect(Date.parse(b.lastCall)).to.be.closeTo(Date.now(), 10_000);
+      expect(body.endpoints[0].lastCall).to.equal(null);
       expect(b).to.not.have.property('data');
     });
 
@@ -152,6 +154,7 @@ describe('mock API', () => {
         hits: 1,
         url: `${server.url}/endpoint/one`,
       });
+      expect(body.lastCall).to.equal((await (await server.fetch('/api/endpoint/one/requests')).json()).requests[0].time);
       expect(body.created).to.equal(body.updated);
     });
 

@@ -39,14 +39,24 @@ describe('/static and /', () => {
     expect(await res.text()).to.include('<title>snippetkit mocks</title>');
   });
 
-  it('uses only relative URLs in the page and its script, and no CDN', async () => {
+  it('uses only relative URLs in the page and loads nothing from another host', async () => {
     const html = await (await server.fetch('/static/')).text();
-    const script = await (await server.fetch('/static/endpoints.js')).text();
-    for (const text of [html, script]) {
-      expect(text).to.not.match(/(src|href)="\//);
-      expect(text).to.not.match(/https?:\/\//);
-    }
-    expect(script).to.include("new URL('../', document.baseURI)");
+    expect(html).to.not.match(/(src|href)="\//);
+    expect(html).to.not.match(/https?:\/\//);
+    const script = await server.fetch('/static/page.js');
+    expect(script.status).to.equal(200);
+    expect(script.headers.get('content-type')).to.match(/javascript/);
+    // The bundle carries CodeMirror; it must not import or fetch anything from elsewhere.
+    const code = await script.text();
+    expect(code).to.not.match(/import\s*\(?\s*["']https?:/);
+    expect(code).to.not.match(/unpkg|jsdelivr|cdnjs|esm\.sh/);
+    expect(code).to.include("new URL(\"../\",document.baseURI)");
+  });
+
+  it('serves the stylesheet next to the page', async () => {
+    const res = await server.fetch('/static/style.css');
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.match(/^text\/css/);
   });
 
   for (const path of ['/static/../package.json', '/static/%2e%2e/package.json', '/static/..%2f..%2fetc%2fpasswd']) {

@@ -1,0 +1,62 @@
+import { eventsUrl, type LoggedRequest } from './api.js';
+import { byId, clock, el, headerList, pretty } from './dom.js';
+
+// The server keeps this many per endpoint; the page shows no more.
+const SHOWN = 100;
+
+/** One request as a collapsible entry: method, path, time; headers and body inside. */
+function entry(request: LoggedRequest): HTMLLIElement {
+  const headers = Object.entries(request.headers).map(
+    ([name, value]): [string, string] => [name, Array.isArray(value) ? value.join(', ') : value],
+  );
+  const details = el(
+    'details',
+    {},
+    el(
+      'summary',
+      {},
+      el('span', { class: 'method' }, request.method),
+      ' ',
+      el('span', { class: 'url' }, request.url),
+      ' ',
+      el('time', { datetime: request.time }, clock(request.time)),
+    ),
+    el('h4', {}, 'Headers'),
+    headerList(headers),
+  );
+  if (request.body !== '') {
+    details.append(el('h4', {}, request.bodyTruncated ? 'Body (first 64 KiB)' : 'Body'), el('pre', {}, pretty(request.body)));
+  }
+  return el('li', { class: 'request' }, details);
+}
+
+/**
+ * Follows `name`'s request log over Server-Sent Events until the returned stop is called. The
+ * first event is the whole log, so a reconnect after a dropped connection redraws it without gaps.
+ */
+export function followLog(name: string): () => void {
+  const list = byId<HTMLOListElement>('requests');
+  const state = byId('log-state');
+  const empty = byId('log-empty');
+  const source = new EventSource(eventsUrl(name));
+  const showEmpty = () => (empty.hidden = list.childElementCount > 0);
+  list.replaceChildren();
+  state.textContent = 'connecting…';
+
+  source.addEventListener('open', () => (state.textContent = 'live'));
+  source.addEventListener('error', () => {
+    // EventSource retries by itself unless the server refused (a 404 once the endpoint is gone).
+    state.textContent = source.readyState === EventSource.CLOSED ? 'not following' : 'reconnecting…';
+  });
+  source.addEventListener('log', (event) => {
+    const requests = JSON.parse((event as MessageEvent<string>).data) as LoggedRequest[];
+    list.replaceChildren(...requests.slice(0, SHOWN).map(entry));
+    showEmpty();
+  });
+  source.addEventListener('request', (event) => {
+    list.prepend(entry(JSON.parse((event as MessageEvent<string>).data) as LoggedRequest));
+    while (list.childElementCount > SHOWN) list.lastElementChild!.remove();
+    showEmpty();
+  });
+  return () => source.close();
+}
