@@ -13,6 +13,7 @@ import { errorPage, rootFrom } from './page-templates.js';
 import { createLiveHub, type LiveHub } from './live-hub.js';
 import { liveRoutes } from './live-routes.js';
 import { createPages } from './pages.js';
+import { framing } from './security-headers.js';
 import { notifySaves, type BinStore } from './store-events.js';
 
 export type BinAppOptions = {
@@ -68,7 +69,7 @@ export function createBinApp({
 
   // --- the editor, output pages and the editor's bundle
   app.use(clientAssets());
-  app.use(createPages({ store, compiler, live }));
+  app.use(createPages({ store, compiler, live, framing: framing(config.output.frameAncestors) }));
 
   app.use(() => {
     throw new HttpError(404, 'not found');

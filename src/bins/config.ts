@@ -20,6 +20,10 @@ export type BinConfig = {
     /** Access-Control-Allow-Origin for the API. */
     origin: string;
   };
+  output: {
+    /** Who may frame output pages: a CSP frame-ancestors source list ("'self'", "'none'", "*", origins). */
+    frameAncestors: string;
+  };
   cache: {
     /** Memory for recently read revisions, in MB (0 = none: every read goes to SQLite). */
     revisionsMB: number;

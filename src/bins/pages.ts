@@ -8,15 +8,16 @@ import { renderOutput, renderPanel, type PanelName } from './render.js';
 import type { Compiler } from './compiler.js';
 import type { LiveHub } from './live-hub.js';
 import { followScript } from './live-script.js';
+import { setEditorHeaders, setOutputHeaders, type Framing } from './security-headers.js';
 import type { BinStore, StoredRevision } from './store.js';
 
-export type PagesOptions = { store: BinStore; compiler: Compiler; live: LiveHub };
-
-/**
- * Output pages and raw panels run the bin's code on our origin, where the editor keeps the API key in
- * localStorage. A CSP sandbox gives them an opaque origin, as the editor's preview iframe has.
- */
-export const OUTPUT_SANDBOX = 'sandbox allow-scripts allow-modals allow-forms allow-popups';
+export type PagesOptions = {
+  store: BinStore;
+  compiler: Compiler;
+  live: LiveHub;
+  /** Who may frame output pages (config output.frameAncestors). */
+  framing: Framing;
+};
 
 type Route = { bin: string; rev: string | undefined; extra: string | undefined };
 type Handler = (ctx: Context, route: Route) => Promise<void>;
@@ -27,7 +28,7 @@ const PANEL_TYPES: Record<PanelName, string> = { html: 'html', css: 'css', javas
 const EXTENSIONS: Record<string, PanelName> = { html: 'html', css: 'css', js: 'javascript' };
 
 /** The editor and output routes (shared/jsbin-api.md § Pages); everything else passes on. */
-export function createPages({ store, compiler, live }: PagesOptions): Middleware {
+export function createPages({ store, compiler, live, framing }: PagesOptions): Middleware {
   async function load(route: Route): Promise<StoredRevision> {
     const bin = normalizeId(route.bin);
     const revision = bin && (await store.get(bin, parseRev(route.rev)));
@@ -52,6 +53,7 @@ export function createPages({ store, compiler, live }: PagesOptions): Middleware
       settings: {},
       revisions: [],
     };
+    setEditorHeaders(ctx);
     ctx.type = 'html';
     ctx.body = editorPage(data, 'snippetkit');
   };
@@ -67,6 +69,7 @@ export function createPages({ store, compiler, live }: PagesOptions): Middleware
       settings: revision.settings,
       revisions: await revisionsOf(revision.bin),
     };
+    setEditorHeaders(ctx);
     ctx.type = 'html';
     ctx.body = editorPage(data, `${revision.bin}/${revision.rev} · snippetkit`);
   };
@@ -102,6 +105,13 @@ export function createPages({ store, compiler, live }: PagesOptions): Middleware
     }
   };
 
+  /** A body made of the bin's own code: see setOutputHeaders. */
+  function sandboxed(ctx: Context, type: string, body: string): void {
+    setOutputHeaders(ctx, framing);
+    ctx.type = type;
+    ctx.body = body;
+  }
+
   const routes: [RegExp, Handler][] = [
     [/^\/$/, newEditor],
     [new RegExp(`^${BIN}${REV}(/edit|/watch)$`), editor],
@@ -118,12 +128,4 @@ export function createPages({ store, compiler, live }: PagesOptions): Middleware
     }
     return next();
   };
-}
-
-/** A body made of the bin's own code: opaque origin, and no MIME sniffing. */
-function sandboxed(ctx: Context, type: string, body: string): void {
-  ctx.set('Content-Security-Policy', OUTPUT_SANDBOX);
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.type = type;
-  ctx.body = body;
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { OUTPUT_SANDBOX } from '../../src/bins/pages.js';
+import { OUTPUT_SANDBOX } from '../../src/bins/security-headers.js';
 import { KEYED, OPEN, startBinServer, type TestBinServer } from '../helpers/bin-server.js';
 
 const HTML = '<!DOCTYPE html>\n<html>\n<head>\n<meta charset="utf-8">\n<title>t</title>\n</head>\n<body>\n<p>two</p>\n</body>\n</html>';
@@ -89,7 +89,7 @@ describe('bin pages', () => {
 
     it('sandboxes the page so a bin cannot read the editor\'s storage on this origin', async () => {
       const res = await server.fetch(`/${bin}`);
-      expect(res.headers.get('content-security-policy')).to.equal(OUTPUT_SANDBOX);
+      expect(res.headers.get('content-security-policy')).to.equal(`${OUTPUT_SANDBOX}; frame-ancestors 'self'`);
       expect(OUTPUT_SANDBOX).to.equal('sandbox allow-scripts allow-modals allow-forms allow-popups');
     });
 

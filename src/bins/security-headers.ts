@@ -1,0 +1,59 @@
+import type { Context } from 'koa';
+
+/**
+ * Output pages and raw panels run the bin's code on our origin, where the editor keeps the API key in
+ * localStorage. A CSP sandbox gives them an opaque origin, as the editor's preview iframe has.
+ */
+export const OUTPUT_SANDBOX = 'sandbox allow-scripts allow-modals allow-forms allow-popups';
+
+/** Any network address, and the data: and blob: URLs bins build themselves. */
+const ANYWHERE = "'self' http: https: data: blob:";
+
+/**
+ * The editor page's policy. Its own code is one same-origin module and a JSON element, but the preview
+ * is an `srcdoc` iframe, which inherits this policy: the bin's inline scripts, eval, CDN libraries, images
+ * and fetches must keep working, so script, style and fetch sources stay open. What the policy does buy:
+ * no plugins, no <base> redirecting the editor's relative URLs (its script, the API), and no framing by
+ * other sites (the Save button acts with the key kept in this origin's storage). A strict script-src
+ * would need the preview served from its own URL with its own policy instead of srcdoc.
+ */
+export const EDITOR_CSP = [
+  `default-src ${ANYWHERE}`,
+  `script-src ${ANYWHERE} 'unsafe-inline' 'unsafe-eval'`,
+  `style-src ${ANYWHERE} 'unsafe-inline'`,
+  `connect-src ${ANYWHERE} ws: wss:`,
+  "object-src 'none'",
+  "base-uri 'self'",
+  "frame-ancestors 'self'",
+].join('; ');
+
+/** The headers that say who may frame an output page. */
+export type Framing = { csp: string; xFrameOptions: string | undefined };
+
+/**
+ * Framing rules from config `output.frameAncestors`, a CSP source list ("'self'", "'none'", "*",
+ * "https://blog.example"). X-Frame-Options only has words for 'self' and 'none'; browsers that know
+ * frame-ancestors ignore it anyway, so it is left out for any other list.
+ */
+export function framing(frameAncestors: string): Framing {
+  const sources = frameAncestors.trim();
+  // One directive: a ";" or "," would add directives or a second policy to the header.
+  if (sources === '' || /[;,\p{Cc}]/u.test(sources)) {
+    throw new Error(`output.frameAncestors must be a CSP source list such as "'self'" (got ${JSON.stringify(frameAncestors)})`);
+  }
+  const words: Record<string, string> = { "'self'": 'SAMEORIGIN', "'none'": 'DENY' };
+  return { csp: `frame-ancestors ${sources}`, xFrameOptions: words[sources] };
+}
+
+/** Headers for a body made of the bin's own code: opaque origin, framing rules, no MIME sniffing. */
+export function setOutputHeaders(ctx: Context, rules: Framing): void {
+  ctx.set('Content-Security-Policy', `${OUTPUT_SANDBOX}; ${rules.csp}`);
+  if (rules.xFrameOptions) ctx.set('X-Frame-Options', rules.xFrameOptions);
+  ctx.set('X-Content-Type-Options', 'nosniff');
+}
+
+/** Headers for the editor page (/, /:bin/edit, /:bin/watch). */
+export function setEditorHeaders(ctx: Context): void {
+  ctx.set('Content-Security-Policy', EDITOR_CSP);
+  ctx.set('X-Frame-Options', 'SAMEORIGIN');
+}
