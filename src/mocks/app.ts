@@ -39,6 +39,8 @@ export type MockAppOptions = {
   store: MockStore;
   config?: Partial<MockConfig>;
   logger?: Logger;
+  /** Pass one in to end the page's event streams at shutdown with `feed.close()`; made here otherwise. */
+  feed?: RequestFeed;
 };
 
 /** What the hot path and the Koa app share: the /endpoint/* server and the feed it tells of requests. */
@@ -48,7 +50,7 @@ type Serving = { serve: ServeEndpoint; feed: RequestFeed };
 export function createMockApp(options: MockAppOptions, shared?: Serving): Koa {
   const config = { ...DEFAULT_MOCK_CONFIG, ...options.config };
   const logger = options.logger ?? silentLogger;
-  const { serve, feed } = shared ?? serving(options.store, config, logger);
+  const { serve, feed } = shared ?? serving(options, config, logger);
   const app = new Koa({ proxy: config.trustProxy });
   // Koa would print errors itself; ours are logged once by the error middleware.
   app.silent = true;
@@ -87,7 +89,7 @@ export function createMockApp(options: MockAppOptions, shared?: Serving): Koa {
  */
 export function createMockHandler(options: MockAppOptions): Handler {
   const config = { ...DEFAULT_MOCK_CONFIG, ...options.config };
-  const shared = serving(options.store, config, options.logger ?? silentLogger);
+  const shared = serving(options, config, options.logger ?? silentLogger);
   const { serve } = shared;
   const koa = createMockApp(options, shared).callback();
   return (req, res) => {
@@ -113,7 +115,7 @@ export function hotPathName(url: string): string | undefined {
   }
 }
 
-function serving(store: MockStore, config: MockConfig, logger: Logger): Serving {
-  const feed = new RequestFeed();
+function serving(options: MockAppOptions, config: MockConfig, logger: Logger): Serving {
+  const { store, feed = new RequestFeed() } = options;
   return { feed, serve: createEndpointServer({ store, cors: config.cors, trustProxy: config.trustProxy, logger, feed }) };
 }

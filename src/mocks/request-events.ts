@@ -25,11 +25,12 @@ const MAX_BUFFERED = 1024 * 1024;
 export function streamRequestEvents(ctx: Context, name: string, options: RequestEventsOptions): void {
   const endpoint = options.store.get(name);
   if (!endpoint) throw new HttpError(404, `no endpoint named '${name}'`);
-  if (options.feed.size >= options.maxStreams) {
+  if (options.feed.closed || options.feed.size >= options.maxStreams) {
     // Set here: the error middleware answers every 5xx it catches as a generic 500.
     ctx.status = 503;
     ctx.set('Retry-After', '5');
-    ctx.body = { success: false, message: 'too many open event streams, try again later' };
+    const message = options.feed.closed ? 'the server is shutting down' : 'too many open event streams, try again later';
+    ctx.body = { success: false, message };
     return;
   }
   const { req, res } = ctx;
@@ -49,7 +50,11 @@ export function streamRequestEvents(ctx: Context, name: string, options: Request
     if (res.writableLength > MAX_BUFFERED) res.destroy();
   };
   write(`retry: 2000\n${frame('log', endpoint.stats.requests.newestFirst())}`);
-  const unsubscribe = options.feed.subscribe(name, (entry: LoggedRequest) => write(frame('request', entry)));
+  const unsubscribe = options.feed.subscribe(
+    name,
+    (entry: LoggedRequest) => write(frame('request', entry)),
+    () => res.end(),
+  );
   const keepAlive = setInterval(() => write(': keep-alive\n\n'), options.keepAliveMs);
   // 'close' comes when the client leaves and when the server drops the socket at shutdown.
   res.once('close', () => {

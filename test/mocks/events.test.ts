@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { RequestFeed } from '../../src/mocks/request-feed.js';
 import { addEndpoint, startMockServer, type StartOptions, type TestMockServer } from './server.js';
 
 type Event = { event: string; data: string };
@@ -81,6 +82,14 @@ describe('GET /api/endpoint/<name>/events', () => {
     }
   });
 
+  it('answers HEAD with the stream headers and no stream', async () => {
+    await start();
+    const res = await server.fetch('/api/endpoint/hook/events', { method: 'HEAD' });
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.equal('text/event-stream; charset=utf-8');
+    expect(await res.text()).to.equal('');
+  });
+
   for (const hotPath of [true, false]) {
     it(`sends one request event per request, as it is logged (${hotPath ? 'hot path' : 'Koa path'})`, async () => {
       await start({ hotPath });
@@ -151,7 +160,20 @@ describe('GET /api/endpoint/<name>/events', () => {
     }
   });
 
-  it('does not hold up shutdown: the server closes, ending the stream, within its grace period', async () => {
+  it('ends every stream when its feed closes, and refuses new ones, so shutdown need not wait', async () => {
+    const feed = new RequestFeed();
+    await start({ feed });
+    const stream = await openEvents(server, 'hook');
+    await nextEvent(stream);
+    feed.close();
+    await stream.next().catch(() => {});
+    await stream.ended;
+    const refused = await server.fetch('/api/endpoint/hook/events');
+    expect(refused.status).to.equal(503);
+    expect(await refused.json()).to.deep.equal({ success: false, message: 'the server is shutting down' });
+  });
+
+  it('without that, the server still closes within its grace period, dropping the stream', async () => {
     await start();
     const stream = await openEvents(server, 'hook');
     await nextEvent(stream);

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { MockConfig } from '../../src/mocks/app.js';
 import { createMockApp, createMockHandler } from '../../src/mocks/app.js';
+import type { RequestFeed } from '../../src/mocks/request-feed.js';
 import { openMockStore, type MockStore } from '../../src/mocks/store.js';
 import { listen } from '../../src/server/listen.js';
 import type { Logger } from '../../src/server/logger.js';
@@ -27,6 +28,8 @@ export type StartOptions = {
   file?: string;
   /** false: serve /endpoint/* through Koa's chain only, to compare it with the hot path. */
   hotPath?: boolean;
+  /** The feed of the page's live request log, to close it as the CLI does at shutdown. */
+  feed?: RequestFeed;
 };
 
 /** The real mock server on 127.0.0.1, port 0, over a real SQLite file. Always close it. */
@@ -36,7 +39,7 @@ export async function startMockServer(options: StartOptions = {}): Promise<TestM
   const store = await openMockStore(file);
   const errors: string[] = [];
   const logger: Logger = { info() {}, warn() {}, error: (line) => errors.push(line) };
-  const appOptions = { store, config: options.config, logger };
+  const appOptions = { store, config: options.config, logger, feed: options.feed };
   const handler =
     options.hotPath === false ? createMockApp(appOptions).callback() : createMockHandler(appOptions);
   const running = await listen(handler, 0, '127.0.0.1');
