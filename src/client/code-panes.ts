@@ -1,15 +1,11 @@
-import { css } from '@codemirror/lang-css';
-import { html } from '@codemirror/lang-html';
-import { javascript } from '@codemirror/lang-javascript';
-import { Compartment, EditorState, type Extension } from '@codemirror/state';
+import { Compartment, EditorState } from '@codemirror/state';
 import { basicSetup, EditorView } from 'codemirror';
 import type { Panels } from '../shared/assemble.js';
+import type { ProcessorChoice } from '../shared/processors.js';
+import { languageOf } from './languages.js';
 
 export type PanelName = keyof Panels;
 export const PANEL_NAMES: PanelName[] = ['html', 'css', 'javascript'];
-
-/** Each pane's language sits in a compartment so a preprocessor choice (issue 7) can swap it. */
-const LANGUAGES: Record<PanelName, () => Extension> = { html, css, javascript };
 
 export type CodePanes = {
   /** The text of the three panes. */
@@ -17,22 +13,30 @@ export type CodePanes = {
   /** Replaces the text of all three panes (without firing onChange). */
   write(panels: Panels): void;
   focus(panel: PanelName): void;
+  /** Switches each pane to the language of its preprocessor (Markdown, Pug, LESS, ...). */
+  setLanguages(choice: ProcessorChoice): void;
 };
 
-/** Three CodeMirror editors in the elements `#code-html`, `#code-css`, `#code-javascript`; read-only to watch. */
-export function createCodePanes(initial: Panels, onChange: () => void, readOnly = false): CodePanes {
+/**
+ * Three CodeMirror editors in the elements `#code-html`, `#code-css`, `#code-javascript`, in the
+ * languages of `processors`; read-only to watch.
+ */
+export function createCodePanes(initial: Panels, processors: ProcessorChoice, onChange: () => void, readOnly = false): CodePanes {
   let quiet = false;
   const notify = EditorView.updateListener.of((update) => {
     if (update.docChanged && !quiet) onChange();
   });
   const views = {} as Record<PanelName, EditorView>;
+  // Each pane's language sits in a compartment, so a preprocessor choice swaps it without a new editor.
+  const languages = {} as Record<PanelName, Compartment>;
+  const shown = { ...processors };
   for (const name of PANEL_NAMES) {
-    const language = new Compartment();
+    languages[name] = new Compartment();
     views[name] = new EditorView({
       doc: initial[name],
       extensions: [
         basicSetup,
-        language.of(LANGUAGES[name]()),
+        languages[name].of(languageOf(processors[name])),
         // Panes are narrow side by side: wrap rather than scroll sideways.
         EditorView.lineWrapping,
         EditorView.contentAttributes.of({ 'aria-label': name }),
@@ -60,5 +64,12 @@ export function createCodePanes(initial: Panels, onChange: () => void, readOnly 
       }
     },
     focus: (name) => views[name].focus(),
+    setLanguages(choice) {
+      for (const name of PANEL_NAMES) {
+        if (shown[name] === choice[name]) continue;
+        shown[name] = choice[name];
+        views[name].dispatch({ effects: languages[name].reconfigure(languageOf(choice[name])) });
+      }
+    },
   };
 }

@@ -31,8 +31,14 @@ const frame = document.getElementById('preview') as HTMLIFrameElement;
 const consolePane = createConsolePane(frame);
 const restored = loadDraft(draft);
 const watch = data.watch === true;
+const selectors = wireSelectors(data.settings, () => {
+  panes.setLanguages(selectors.read());
+  preview();
+  live.changed();
+});
 const panes = createCodePanes(
   watch ? saved : (restored ?? saved),
+  selectors.read(),
   () => {
     preview();
     keep();
@@ -40,10 +46,6 @@ const panes = createCodePanes(
   },
   watch,
 );
-const selectors = wireSelectors(data.settings, () => {
-  preview();
-  live.changed();
-});
 const compilePanels = createPanelCompiler(root);
 let shown = 0;
 /** Compiles what the panes hold and shows it, unless a newer render has started meanwhile. */
@@ -71,7 +73,10 @@ const live = createLive({
   onRemote: watch
     ? (changed, processors) => {
         panes.write({ ...panes.read(), ...changed });
-        if (processors) selectors.write(processors);
+        if (processors) {
+          selectors.write(processors);
+          panes.setLanguages(processors);
+        }
         preview();
       }
     : undefined,

@@ -75,6 +75,7 @@ describe('live sharing, remote rendering and debugging, in Chromium', () => {
     await replaceCode(editor.page, 'html', '## watched');
     await preview(remote.page).locator('h2', { hasText: 'watched' }).waitFor();
     expect(await remote.page.inputValue('#processor-html')).to.equal('markdown');
+    expect(await remote.page.locator('#code-html .cm-content').getAttribute('data-language')).to.equal('markdown');
     expect(await remote.page.locator('#save').isHidden()).to.equal(true);
   });
 });

@@ -1,0 +1,50 @@
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { OPEN, startBinServer, type TestBinServer } from '../helpers/bin-server.js';
+import { openPage, type TestPage } from './browser.js';
+import type { Pane } from './editor-page.js';
+
+/** The language CodeMirror edits a pane in (it names it on the content element). */
+function languageOf(page: Page, pane: Pane): Promise<string | null> {
+  return page.locator(`#code-${pane} .cm-content`).getAttribute('data-language');
+}
+
+describe('editor modes follow the preprocessor, in Chromium', () => {
+  let server: TestBinServer;
+  let t: TestPage;
+  before(async () => {
+    server = await startBinServer(OPEN);
+  });
+  after(() => server.close());
+  beforeEach(async () => {
+    t = await openPage();
+  });
+  afterEach(() => t.context.close());
+
+  const cases: [Pane, string][] = [
+    ['html', 'markdown'],
+    ['html', 'pug'],
+    ['css', 'less'],
+    ['javascript', 'coffeescript'],
+    ['javascript', 'typescript'],
+  ];
+  for (const [pane, processor] of cases) {
+    it(`edits the ${pane} pane as ${processor} once ${processor} is chosen, and as ${pane} again after`, async () => {
+      await t.page.goto(server.url + '/');
+      expect(await languageOf(t.page, pane)).to.equal(pane);
+      await t.page.selectOption(`#processor-${pane}`, processor);
+      expect(await languageOf(t.page, pane)).to.equal(processor);
+      await t.page.selectOption(`#processor-${pane}`, pane);
+      expect(await languageOf(t.page, pane)).to.equal(pane);
+    });
+  }
+
+  it('opens a bin saved with preprocessors in their languages', async () => {
+    const settings = JSON.stringify({ processors: { html: 'pug', css: 'less', javascript: 'typescript' } });
+    const bin = (await (await server.postForm('/api/save', { html: 'p hi', settings })).json()).url;
+    await t.page.goto(`${server.url}/${bin}/edit`);
+    const languages = [await languageOf(t.page, 'html'), await languageOf(t.page, 'css'), await languageOf(t.page, 'javascript')];
+    expect(languages).to.deep.equal(['pug', 'less', 'typescript']);
+    expect(t.errors).to.deep.equal([]);
+  });
+});
