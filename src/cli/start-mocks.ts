@@ -1,5 +1,6 @@
 import chalk from 'chalk';
 import { createMockHandler } from '../mocks/app.js';
+import { RequestFeed } from '../mocks/request-feed.js';
 import { openMockStore } from '../mocks/store.js';
 import { defaultDataFile } from '../store/data-file.js';
 import { consoleLogger } from './console-logger.js';
@@ -20,11 +21,14 @@ export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.Proces
     cors: flags.cors,
     trustProxy: flags.trustProxy ?? false,
   };
+  const feed = new RequestFeed();
   await serveUntilSignal({
     port,
     host: flags.host,
     open: () => openMockStore(file),
-    handler: (store) => createMockHandler({ store, config, logger }),
+    handler: (store) => createMockHandler({ store, config, logger, feed }),
+    // Open request-log streams (the web page) would otherwise hold shutdown for the grace period.
+    beforeClose: () => feed.close(),
     banner: flags.quiet
       ? undefined
       : (url, store) => `snippetkit mocks on ${chalk.bold(url)}  data ${store.file}  ${count(store.list().length)}`,

@@ -31,7 +31,10 @@ export function errorHandler(body: ErrorBody, logger: Logger): Middleware {
       const err = thrown as ThrownError;
       let status = err.status ?? err.statusCode ?? 500;
       let message: string;
-      if (status >= 400 && status < 500 && err.expose !== false) {
+      if (thrown instanceof HttpError) {
+        // ours, worded for the client whatever its status (a 503 when a limit is reached, say)
+        message = thrown.message;
+      } else if (status >= 400 && status < 500 && err.expose !== false) {
         message = clientMessage(err, status);
       } else {
         if (status < 500) status = 500;
@@ -47,7 +50,6 @@ export function errorHandler(body: ErrorBody, logger: Logger): Middleware {
 }
 
 function clientMessage(err: ThrownError, status: number): string {
-  if (err instanceof HttpError) return err.message; // ours: already worded for the client
   if (err instanceof SyntaxError) return 'malformed JSON body'; // co-body's JSON.parse failure
   switch (err.type) {
     case 'entity.too.large':

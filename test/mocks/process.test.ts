@@ -27,6 +27,16 @@ describe('snippetkit serve-mocks (the process)', function () {
     expect(existsSync(`${file}.lock`)).to.equal(false);
   });
 
+  it('ends the web page\'s open event streams at shutdown instead of waiting out the grace period', async () => {
+    const server = await startServerProcess(['serve-mocks', '--port', '0', '--data', join(temp.dir, 'mocks.sqlite')]);
+    await put(`${server.url}/api/endpoint/add`, { name: 'watched', data: 1 });
+    const stream = await fetch(`${server.url}/api/endpoint/watched/events`);
+    expect(stream.headers.get('content-type')).to.match(/^text\/event-stream/);
+    const started = performance.now();
+    expect(await server.stop()).to.equal(0);
+    expect(performance.now() - started).to.be.below(2000);
+  });
+
   it('keeps endpoints across a restart on the same file, found through SNIPPETKIT_MOCK_DATA', async () => {
     const file = join(temp.dir, 'mocks.sqlite');
     const first = await startServerProcess(['serve-mocks', '--port', '0', '--data', file]);
