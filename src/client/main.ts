@@ -1,5 +1,6 @@
 import type { Panels } from '../shared/assemble.js';
 import { EDITOR_DATA_ID, type EditorData } from '../shared/editor-data.js';
+import { processorsOf } from '../shared/processors.js';
 import { createCodePanes } from './code-panes.js';
 import { createConsolePane } from './console-pane.js';
 import { debounce } from './debounce.js';
@@ -12,7 +13,7 @@ import { createRevisionMenu } from './revisions.js';
 import { postSave } from './save.js';
 import { showShare, wireCopyButtons } from './share.js';
 import { say } from './status.js';
-import { apiKey, draftKey, dropDraft, keepDraft, loadDraft, samePanels } from './storage.js';
+import { apiKey, draftKey, dropDraft, keepDraft, loadDraft, samePanels, sameProcessors } from './storage.js';
 
 const data = JSON.parse(document.getElementById(EDITOR_DATA_ID)!.textContent!) as EditorData;
 // Resolved once: a save changes the address (and its depth), not the server's root.
@@ -24,20 +25,24 @@ const editUrl = (bin: string, rev: number) => new URL(`${bin}/${rev}/edit`, root
 let bin = data.bin;
 let rev = data.rev;
 let saved: Panels = data.panels;
+let savedProcessors = processorsOf(data.settings);
 let draft = draftKey(bin, rev);
 
 // --- panes, preview and console
 const frame = document.getElementById('preview') as HTMLIFrameElement;
 const consolePane = createConsolePane(frame);
-const restored = loadDraft(draft);
 const watch = data.watch === true;
+const restored = watch ? undefined : loadDraft(draft);
 const selectors = wireSelectors(data.settings, () => {
   panes.setLanguages(selectors.read());
   preview();
+  keep();
   live.changed();
 });
+// A draft's preprocessors come back with its code (older drafts recorded none: the saved ones stand).
+if (restored?.processors) selectors.write(restored.processors);
 const panes = createCodePanes(
-  watch ? saved : (restored ?? saved),
+  restored ?? saved,
   selectors.read(),
   () => {
     preview();
@@ -58,8 +63,9 @@ const preview = debounce(() => void showPreview(panes.read()), 300);
 // Unsaved code lives in localStorage until a save succeeds, so a crash, a reload or a failed save loses nothing.
 const keep = debounce(() => {
   const now = panes.read();
-  if (samePanels(now, saved)) dropDraft(draft);
-  else keepDraft(draft, now);
+  const processors = selectors.read();
+  if (samePanels(now, saved) && sameProcessors(processors, savedProcessors)) dropDraft(draft);
+  else keepDraft(draft, now, processors);
 }, 300);
 addEventListener('pagehide', () => keep.flush());
 void showPreview(panes.read());
@@ -81,7 +87,7 @@ const live = createLive({
       }
     : undefined,
 });
-if (bin !== null) live.follow(bin, saved, selectors.read());
+if (bin !== null) live.follow(bin, saved, savedProcessors);
 if (watch) {
   document.getElementById('save')!.hidden = true;
   for (const menu of document.querySelectorAll<HTMLSelectElement>('select.processor')) menu.disabled = true;
@@ -91,11 +97,13 @@ wirePaneToggles();
 wireCopyButtons();
 const menu = createRevisionMenu(root, bin, data.revisions, rev);
 if (bin !== null && rev !== null) showShare(outputUrl(bin, rev), editUrl(bin, rev));
-if (!watch && restored && !samePanels(restored, saved)) {
+if (restored && !(samePanels(restored, saved) && sameProcessors(selectors.read(), savedProcessors))) {
   say(`Restored your unsaved changes from ${new Date(restored.kept).toLocaleString()}.`, 'info', {
     label: 'Discard them',
     run() {
       panes.write(saved);
+      selectors.write(savedProcessors);
+      panes.setLanguages(savedProcessors);
       dropDraft(draft);
       void showPreview(saved);
     },
@@ -112,15 +120,17 @@ async function save(): Promise<void> {
   saveButton.disabled = true;
   keep.flush();
   const panels = panes.read();
+  const processors = selectors.read();
   let key = apiKey.get();
   try {
     for (;;) {
-      const result = await postSave(root, bin, panels, selectors.read(), key);
+      const result = await postSave(root, bin, panels, processors, key);
       if (result.ok) {
         if (key) apiKey.set(key);
-        if (result.bin !== bin) live.follow(result.bin, panels, selectors.read());
-        else live.saved(panels, selectors.read());
+        if (result.bin !== bin) live.follow(result.bin, panels, processors);
+        else live.saved(panels, processors);
         saved = panels;
+        savedProcessors = processors;
         dropDraft(draft);
         bin = result.bin;
         rev = result.rev;

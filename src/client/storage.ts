@@ -1,4 +1,5 @@
 import type { Panels } from '../shared/assemble.js';
+import { processorsOf, type ProcessorChoice } from '../shared/processors.js';
 
 /**
  * What the editor keeps in this browser's localStorage: unsaved code per bin revision, the API key
@@ -23,7 +24,8 @@ function write(key: string, value: string | null): void {
   }
 }
 
-export type Draft = Panels & { kept: string };
+/** Unsaved code and the preprocessors it is written for (drafts kept before they were recorded have none). */
+export type Draft = Panels & { kept: string; processors?: ProcessorChoice };
 
 /** Drafts are kept per revision being edited (`new` on `/`), so two tabs on two bins do not mix. */
 export function draftKey(bin: string | null, rev: number | null): string {
@@ -33,16 +35,20 @@ export function draftKey(bin: string | null, rev: number | null): string {
 export function loadDraft(key: string): Draft | undefined {
   try {
     const draft = JSON.parse(read(key) ?? 'null') as Draft | null;
-    return draft && typeof draft.html === 'string' && typeof draft.css === 'string' && typeof draft.javascript === 'string'
-      ? draft
-      : undefined;
+    if (!draft || typeof draft.html !== 'string' || typeof draft.css !== 'string' || typeof draft.javascript !== 'string') {
+      return undefined;
+    }
+    // Storage is editable by hand: anything unknown becomes the panel's own language.
+    const processors = typeof draft.processors === 'object' && draft.processors !== null ? processorsOf(draft) : undefined;
+    return { html: draft.html, css: draft.css, javascript: draft.javascript, kept: draft.kept, processors };
   } catch {
     return undefined;
   }
 }
 
-export function keepDraft(key: string, panels: Panels): void {
-  const draft: Draft = { html: panels.html, css: panels.css, javascript: panels.javascript, kept: new Date().toISOString() };
+export function keepDraft(key: string, panels: Panels, processors: ProcessorChoice): void {
+  const { html, css, javascript } = panels;
+  const draft: Draft = { html, css, javascript, processors, kept: new Date().toISOString() };
   write(key, JSON.stringify(draft));
 }
 
@@ -68,5 +74,9 @@ export const layout = {
 };
 
 export function samePanels(a: Panels, b: Panels): boolean {
+  return a.html === b.html && a.css === b.css && a.javascript === b.javascript;
+}
+
+export function sameProcessors(a: ProcessorChoice, b: ProcessorChoice): boolean {
   return a.html === b.html && a.css === b.css && a.javascript === b.javascript;
 }
