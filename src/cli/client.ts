@@ -61,6 +61,17 @@ export async function callApi(
   return { status: res.status, body: parsed, headers: res.headers };
 }
 
+/** Opens a long-lived GET (an event stream): no time limit once it answers; unreachable as in callApi. */
+export async function openStream(options: ClientOptions, path: string): Promise<Response> {
+  const headers: Record<string, string> = { Accept: 'text/event-stream' };
+  if (options.apiKey) headers.Authorization = `token ${options.apiKey}`;
+  try {
+    return await fetch(new URL(path, withSlash(options.server)), { headers });
+  } catch (err) {
+    throw unreachable(options, err);
+  }
+}
+
 /** The message of a server's error body: JS Bin's `{error}` or the mock server's `{message}`. */
 export function errorMessage(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;

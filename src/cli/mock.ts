@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
-import { callApi, errorMessage, notOurApi, type ClientOptions } from './client.js';
+import { callApi, errorMessage, notOurApi, openStream, type ClientOptions } from './client.js';
 import { clientContext } from './client-flags.js';
 import { CliError, EXIT } from './errors.js';
 import type { MockAddFlags } from './mock-commands.js';
 import { chalk, table, type Output } from './output.js';
 import { parseJsonFile, readText } from './read-input.js';
+import { readEvents } from './sse.js';
 
 type Listed = { name: string; statusCode: number; delay: number; hits: number; updated?: string; url?: string };
 type LoggedRequest = { time: string; method: string; url: string; headers: Record<string, string | string[]>; body: string };
@@ -82,35 +83,37 @@ export async function mockRemove(name: string, command: Command): Promise<void> 
 
 export async function mockLog(name: string, flags: { follow?: boolean }, command: Command): Promise<void> {
   const { client, out } = clientContext(command, 'mock');
-  const fetchLog = async (): Promise<LoggedRequest[]> => {
-    const { status, body } = await callApi(client, 'GET', `${endpointPath(name)}/requests`);
-    check(client, name, status, body);
-    const requests = (body as { requests?: LoggedRequest[] }).requests;
-    if (!Array.isArray(requests)) throw notOurApi(client, 'its request log has no requests');
-    return [...requests].reverse(); // the server sends newest first
-  };
-  const first = await fetchLog();
-  if (!flags.follow) {
-    if (out.json) return out.result('', first);
-    return out.result(first.length === 0 ? chalk.dim(`${name} has received no requests yet`) : first.map(formatRequest).join('\n'), first);
-  }
-  let seen = first;
-  first.forEach((r) => printOne(out, r));
-  for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const now = await fetchLog();
-    for (const request of newSince(seen, now)) printOne(out, request);
-    seen = now;
-  }
+  if (flags.follow) return follow(client, out, name);
+  const { status, body } = await callApi(client, 'GET', `${endpointPath(name)}/requests`);
+  check(client, name, status, body);
+  const requests = (body as { requests?: LoggedRequest[] }).requests;
+  if (!Array.isArray(requests)) throw notOurApi(client, 'its request log has no requests');
+  const oldestFirst = [...requests].reverse(); // the server sends newest first
+  if (out.json) return out.result('', oldestFirst);
+  const text = oldestFirst.length === 0 ? chalk.dim(`${name} has received no requests yet`) : oldestFirst.map(formatRequest).join('\n');
+  out.result(text, oldestFirst);
 }
 
-/** The requests in `now` after the last one of `before` (both oldest first; the log is a ring of 100). */
-export function newSince(before: LoggedRequest[], now: LoggedRequest[]): LoggedRequest[] {
-  const last = before.at(-1);
-  if (!last) return now;
-  const key = JSON.stringify(last);
-  const index = now.findLastIndex((r) => JSON.stringify(r) === key);
-  return index === -1 ? now : now.slice(index + 1);
+/**
+ * Follows the endpoint's event stream: the log so far (the `log` event, newest first), then each
+ * request as the server records it. Runs until Ctrl+C, or fails when the server goes away.
+ */
+async function follow(client: ClientOptions, out: Output, name: string): Promise<void> {
+  const res = await openStream(client, `${endpointPath(name)}/events`);
+  if (res.status === 404) throw notFound(client, name);
+  if (!res.ok || !res.body || !res.headers.get('content-type')?.startsWith('text/event-stream')) {
+    throw notOurApi(client, `GET /${endpointPath(name)}/events answered ${res.status} without an event stream`);
+  }
+  try {
+    for await (const { event, data } of readEvents(res.body)) {
+      if (event === 'log') for (const request of (JSON.parse(data) as LoggedRequest[]).reverse()) printOne(out, request);
+      else if (event === 'request') printOne(out, JSON.parse(data) as LoggedRequest);
+    }
+  } catch (err) {
+    if (err instanceof SyntaxError) throw notOurApi(client, 'its event stream sent data that is not JSON');
+    // the connection dropped: reported below like a clean end
+  }
+  throw new CliError(`the mock server at ${client.server} closed the stream (stopped?)`, EXIT.unreachable);
 }
 
 function printOne(out: Output, request: LoggedRequest): void {

@@ -101,8 +101,9 @@ describe('snippetkit mock', function () {
     expect(text).to.include('"event": "one"');
   });
 
-  it('follows new requests with --follow', async () => {
+  it('follows the log so far, then new requests, with --follow', async () => {
     await cli(['mock', 'add', 'followed', jsonFile('f.json', '{}')]);
+    await fetch(`${server.url}/endpoint/followed?n=0`);
     const { spawn } = await import('node:child_process');
     const { CLI } = await import('../helpers/cli.js');
     const child = spawn(process.execPath, [CLI, 'mock', 'log', 'followed', '--follow', '--json', '--server', server.url]);
@@ -113,12 +114,33 @@ describe('snippetkit mock', function () {
       await fetch(`${server.url}/endpoint/followed?n=1`);
       await fetch(`${server.url}/endpoint/followed?n=2`, { method: 'DELETE' });
       const deadline = Date.now() + 5000;
-      while (out.split('\n').filter(Boolean).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (out.split('\n').filter(Boolean).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       const lines = out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { method: string; url: string });
-      expect(lines.map((l) => `${l.method} ${l.url}`)).to.deep.equal(['GET /endpoint/followed?n=1', 'DELETE /endpoint/followed?n=2']);
+      expect(lines.map((l) => `${l.method} ${l.url}`)).to.deep.equal([
+        'GET /endpoint/followed?n=0',
+        'GET /endpoint/followed?n=1',
+        'DELETE /endpoint/followed?n=2',
+      ]);
     } finally {
       child.kill();
     }
+  });
+
+  it('says so when --follow names an unknown endpoint', async () => {
+    const result = await cli(['mock', 'log', 'nosuch', '--follow']);
+    expect(result.code).to.equal(6);
+    expect(result.stderr.trim()).to.equal(`snippetkit: no endpoint named nosuch at ${server.url}; \`snippetkit mock list\` shows them`);
+  });
+
+  it('ends --follow with exit code 4 when the server stops', async () => {
+    const own = await startServerProcess(['serve-mocks', '--port', '0', '--data', join(temp.dir, 'own.sqlite')]);
+    await fetch(`${own.url}/api/endpoint/add`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"name":"w","data":1}' });
+    const following = runCli(['mock', 'log', 'w', '--follow', '--server', own.url]);
+    await new Promise((r) => setTimeout(r, 500));
+    await own.stop();
+    const result = await following;
+    expect(result.code).to.equal(4);
+    expect(result.stderr.trim()).to.equal(`snippetkit: the mock server at ${own.url} closed the stream (stopped?)`);
   });
 
   it('says the mock server is not running, and how to start it', async () => {
