@@ -5,9 +5,7 @@ import { openBinStore, type BinStore } from '../../src/bins/store.js';
 import { loadBinConfig, mergeDeep } from '../../src/cli/bin-config.js';
 import { listen } from '../../src/server/listen.js';
 import { tempDir } from './temp.js';
-
-/** fetch's Response, with json() typed loosely as tests read it. */
-export type TestResponse = Omit<Response, 'json'> & { json(): Promise<any> };
+import type { TestResponse } from './http.js';
 
 export type TestBinServer = {
   url: string;

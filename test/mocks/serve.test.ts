@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { addEndpoint, startMockServer, type TestMockServer, type TestResponse } from './server.js';
+import type { TestResponse } from '../helpers/http.js';
+import { addEndpoint, startMockServer, type TestMockServer } from './server.js';
 
 describe('GET /endpoint/<name>', () => {
   let server: TestMockServer;

@@ -6,9 +6,7 @@ import { openMockStore, type MockStore } from '../../src/mocks/store.js';
 import { listen } from '../../src/server/listen.js';
 import type { Logger } from '../../src/server/logger.js';
 import { tempDir } from '../helpers/temp.js';
-
-/** fetch's Response, with json() typed loosely as tests read it. */
-export type TestResponse = Omit<Response, 'json'> & { json(): Promise<any> };
+import type { TestResponse } from '../helpers/http.js';
 
 export type TestMockServer = {
   url: string;
