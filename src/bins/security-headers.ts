@@ -39,7 +39,8 @@ export function framing(frameAncestors: string): Framing {
   const sources = frameAncestors.trim();
   // One directive: a ";" or "," would add directives or a second policy to the header.
   if (sources === '' || /[;,\p{Cc}]/u.test(sources)) {
-    throw new Error(`output.frameAncestors must be a CSP source list such as "'self'" (got ${JSON.stringify(frameAncestors)})`);
+    const got = JSON.stringify(frameAncestors);
+    throw new Error(`output.frameAncestors must be a CSP source list such as "'self'" (got ${got})`);
   }
   const words: Record<string, string> = { "'self'": 'SAMEORIGIN', "'none'": 'DENY' };
   return { csp: `frame-ancestors ${sources}`, xFrameOptions: words[sources] };

@@ -21,7 +21,12 @@ export type CodePanes = {
  * Three CodeMirror editors in the elements `#code-html`, `#code-css`, `#code-javascript`, in the
  * languages of `processors`; read-only to watch.
  */
-export function createCodePanes(initial: Panels, processors: ProcessorChoice, onChange: () => void, readOnly = false): CodePanes {
+export function createCodePanes(
+  initial: Panels,
+  processors: ProcessorChoice,
+  onChange: () => void,
+  readOnly = false,
+): CodePanes {
   let quiet = false;
   const notify = EditorView.updateListener.of((update) => {
     if (update.docChanged && !quiet) onChange();

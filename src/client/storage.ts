@@ -35,11 +35,11 @@ export function draftKey(bin: string | null, rev: number | null): string {
 export function loadDraft(key: string): Draft | undefined {
   try {
     const draft = JSON.parse(read(key) ?? 'null') as Draft | null;
-    if (!draft || typeof draft.html !== 'string' || typeof draft.css !== 'string' || typeof draft.javascript !== 'string') {
-      return undefined;
-    }
+    const texts = draft ? [draft.html, draft.css, draft.javascript] : [];
+    if (!draft || !texts.every((text) => typeof text === 'string')) return undefined;
     // Storage is editable by hand: anything unknown becomes the panel's own language.
-    const processors = typeof draft.processors === 'object' && draft.processors !== null ? processorsOf(draft) : undefined;
+    const recorded = typeof draft.processors === 'object' && draft.processors !== null;
+    const processors = recorded ? processorsOf(draft) : undefined;
     return { html: draft.html, css: draft.css, javascript: draft.javascript, kept: draft.kept, processors };
   } catch {
     return undefined;

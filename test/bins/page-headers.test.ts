@@ -17,14 +17,20 @@ const OUTPUT_ROUTES: ((bin: string) => string)[] = [
   (b) => `/${b}/1/source`,
   (b) => `/${b}/1/download`,
 ];
-const EDITOR_ROUTES: ((bin: string) => string)[] = [() => '/', (b) => `/${b}/edit`, (b) => `/${b}/1/edit`, (b) => `/${b}/watch`];
+const EDITOR_ROUTES: ((bin: string) => string)[] = [
+  () => '/',
+  (b) => `/${b}/edit`,
+  (b) => `/${b}/1/edit`,
+  (b) => `/${b}/watch`,
+];
 
 describe('page headers: isolation', () => {
   let server: TestBinServer;
   let bin: string;
   before(async () => {
     server = await startBinServer(OPEN);
-    bin = (await (await server.postForm('/api/save', { html: '<p>hi</p>', css: 'p{}', javascript: 'hi()' })).json()).url;
+    const saved = await server.postForm('/api/save', { html: '<p>hi</p>', css: 'p{}', javascript: 'hi()' });
+    bin = (await saved.json()).url;
   });
   after(() => server.close());
 
@@ -52,7 +58,11 @@ describe('page headers: isolation', () => {
   }
 
   it('the editor policy allows no plugins, no foreign <base> and no foreign framing', () => {
-    expect(EDITOR_CSP.split('; ').slice(-3)).to.deep.equal(["object-src 'none'", "base-uri 'self'", "frame-ancestors 'self'"]);
+    expect(EDITOR_CSP.split('; ').slice(-3)).to.deep.equal([
+      "object-src 'none'",
+      "base-uri 'self'",
+      "frame-ancestors 'self'",
+    ]);
   });
 });
 
@@ -75,7 +85,10 @@ describe('page headers: output.frameAncestors', () => {
     ["'self'", { csp: "frame-ancestors 'self'", xFrameOptions: 'SAMEORIGIN' }],
     ["'none'", { csp: "frame-ancestors 'none'", xFrameOptions: 'DENY' }],
     ['*', { csp: 'frame-ancestors *', xFrameOptions: undefined }],
-    [' https://a.example  https://b.example ', { csp: 'frame-ancestors https://a.example  https://b.example', xFrameOptions: undefined }],
+    [
+      ' https://a.example  https://b.example ',
+      { csp: 'frame-ancestors https://a.example  https://b.example', xFrameOptions: undefined },
+    ],
   ];
   for (const [value, expected] of cases) {
     it(`turns ${JSON.stringify(value)} into ${JSON.stringify(expected)}`, () => {
@@ -85,7 +98,8 @@ describe('page headers: output.frameAncestors', () => {
 
   for (const value of ['', "'self'; script-src *", "'self', *", "'self'\r\nSet-Cookie: a=b"]) {
     it(`refuses ${JSON.stringify(value)}, which is not one source list`, () => {
-      expect(() => framing(value)).to.throw(`output.frameAncestors must be a CSP source list such as "'self'" (got ${JSON.stringify(value)})`);
+      const message = `output.frameAncestors must be a CSP source list such as "'self'" (got ${JSON.stringify(value)})`;
+      expect(() => framing(value)).to.throw(message);
     });
   }
 });

@@ -52,10 +52,15 @@ describe('drafts keep the preprocessor choice, in Chromium', () => {
     await t.page.goto(`${server.url}/${bin}/1/edit`);
     await t.page.selectOption('#processor-css', 'less');
     await t.page.waitForFunction((key) => localStorage.getItem(key) !== null, `snippetkit:draft:${bin}/1`);
-    expect((await stored(t.page, `draft:${bin}/1`)).processors).to.deep.equal({ html: 'markdown', css: 'less', javascript: 'javascript' });
+    expect((await stored(t.page, `draft:${bin}/1`)).processors).to.deep.equal({
+      html: 'markdown',
+      css: 'less',
+      javascript: 'javascript',
+    });
     await t.page.reload();
     expect(await choices(t.page)).to.deep.equal(['markdown', 'less', 'javascript', 'markdown', 'less', 'javascript']);
-    expect(await t.page.locator('#status').innerText()).to.match(/^Restored your unsaved changes from .+\. Discard them$/);
+    const status = await t.page.locator('#status').innerText();
+    expect(status).to.match(/^Restored your unsaved changes from .+\. Discard them$/);
   });
 
   it('drops the draft once the preprocessor is set back to the saved one', async () => {
@@ -72,7 +77,8 @@ describe('drafts keep the preprocessor choice, in Chromium', () => {
     await t.page.goto(`${server.url}/${bin}/1/edit`);
     await t.page.selectOption('#processor-html', 'pug');
     await replaceCode(t.page, 'html', 'p pugged');
-    await t.page.waitForFunction((key) => localStorage.getItem(key)?.includes('pugged') === true, `snippetkit:draft:${bin}/1`);
+    const key = `snippetkit:draft:${bin}/1`;
+    await t.page.waitForFunction((k) => localStorage.getItem(k)?.includes('pugged') === true, key);
     await t.page.reload();
     await t.page.locator('#status button', { hasText: 'Discard them' }).click();
     expect(await choices(t.page)).to.deep.equal(['markdown', 'css', 'javascript', 'markdown', 'css', 'javascript']);
@@ -84,7 +90,8 @@ describe('drafts keep the preprocessor choice, in Chromium', () => {
     const bin = await savedBin();
     await t.page.goto(`${server.url}/`);
     const old = { html: '# older draft', css: '', javascript: '', kept: '2024-01-01T00:00:00.000Z' };
-    await t.page.evaluate(([key, value]) => localStorage.setItem(key!, value!), [`snippetkit:draft:${bin}/1`, JSON.stringify(old)]);
+    const entry = [`snippetkit:draft:${bin}/1`, JSON.stringify(old)];
+    await t.page.evaluate(([key, value]) => localStorage.setItem(key!, value!), entry);
     await t.page.goto(`${server.url}/${bin}/1/edit`);
     expect(await readCode(t.page, 'html')).to.equal('# older draft');
     expect(await choices(t.page)).to.deep.equal(['markdown', 'css', 'javascript', 'markdown', 'css', 'javascript']);

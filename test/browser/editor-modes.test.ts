@@ -43,7 +43,8 @@ describe('editor modes follow the preprocessor, in Chromium', () => {
     const settings = JSON.stringify({ processors: { html: 'pug', css: 'less', javascript: 'typescript' } });
     const bin = (await (await server.postForm('/api/save', { html: 'p hi', settings })).json()).url;
     await t.page.goto(`${server.url}/${bin}/edit`);
-    const languages = [await languageOf(t.page, 'html'), await languageOf(t.page, 'css'), await languageOf(t.page, 'javascript')];
+    const languages: (string | null)[] = [];
+    for (const pane of ['html', 'css', 'javascript'] as const) languages.push(await languageOf(t.page, pane));
     expect(languages).to.deep.equal(['pug', 'less', 'typescript']);
     expect(t.errors).to.deep.equal([]);
   });

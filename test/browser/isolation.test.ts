@@ -79,7 +79,8 @@ describe('isolation of output pages and the editor, in Chromium', () => {
       'html',
       `<script src="${other.url}/lib.js"></script><p id="out"></p>` +
         `<script>fetch(${JSON.stringify(`${other.url}/data`)}).then(function (r) { return r.json(); })` +
-        `.then(function (d) { document.getElementById('out').textContent = window.fromLibrary + ' ' + d.answer; });</script>`,
+        ".then(function (d) { document.getElementById('out').textContent = window.fromLibrary + ' ' + d.answer; });" +
+        '</script>',
     );
     await preview(t.page).locator('#out', { hasText: 'library 42' }).waitFor();
     expect(t.errors).to.deep.equal([]);
