@@ -150,6 +150,13 @@ describe('snippetkit serve-bins (the process)', function () {
     expect(result.stderr).to.include(`the config file ${config} is not valid JSON`);
   });
 
+  it('refuses a frameAncestors setting that is not a CSP source list, as a usage error', async () => {
+    const result = await runCli(['serve-bins', '--data', join(temp.dir, 'b.sqlite')], { SNIPPETKIT_OUTPUT_FRAMEANCESTORS: "'self'; script-src *" });
+    expect(result.code).to.equal(2);
+    expect(result.stderr).to.match(/^snippetkit: output\.frameAncestors must be a CSP source list/);
+    expect(existsSync(join(temp.dir, 'b.sqlite'))).to.equal(false);
+  });
+
   it('takes its port from PORT', async () => {
     const port = await freePort();
     const server = await startServerProcess(['serve-bins', '--data', join(temp.dir, 'b.sqlite')], { PORT: String(port) });
