@@ -3,9 +3,10 @@ import type { Context } from 'koa';
 import { HttpError } from '../http/errors.js';
 import { requireAccess } from './auth.js';
 import type { BinConfig } from './config.js';
+import { parseRev, readAnswer } from './api-read.js';
 import { normalizeId } from './ids.js';
 import { mergeSettings, readSaveBody, readSaveInput } from './save-input.js';
-import type { BinStore, StoredRevision } from './store.js';
+import type { BinStore } from './store.js';
 import { summarize } from './summary.js';
 import { prettyTime } from './time.js';
 
@@ -20,40 +21,19 @@ function binParam(ctx: Context): string {
   return id;
 }
 
-/**
- * JS Bin's revision rule: a positive integer names a revision; anything else (`latest`, `0`, `foo`)
- * means the latest (undefined). Integers too big to be a revision become Infinity, found nowhere.
- */
-export function parseRev(raw: string | undefined): number | undefined {
-  if (raw === undefined || !/^\d+$/.test(raw)) return undefined;
-  const rev = Number(raw);
-  if (rev === 0) return undefined;
-  return Number.isSafeInteger(rev) ? rev : Infinity;
-}
-
-function revisionBody(revision: StoredRevision) {
-  return {
-    javascript: revision.javascript,
-    html: revision.html,
-    css: revision.css,
-    settings: revision.settings,
-    last_updated: revision.created,
-    url: revision.bin,
-    snapshot: revision.rev,
-  };
-}
-
 /** The REST API under /api: JS Bin 4's routes, shapes and messages (shared/jsbin-api.md). */
 export function createApiRouter({ store, config }: ApiOptions): Router {
   const router = new Router({ prefix: '/api' });
-  const read = requireAccess(config, 'read');
+  const readable = requireAccess(config, 'read');
   const write = requireAccess(config, 'write');
   const admin = requireAccess(config, 'admin');
 
-  async function load(ctx: Context): Promise<StoredRevision> {
-    const revision = await store.get(binParam(ctx), parseRev(ctx.params.rev));
-    if (!revision) throw notFound();
-    return revision;
+  /** Reads share their answer with the pre-Koa fast path (fast-read.ts). */
+  async function read(ctx: Context): Promise<void> {
+    const answer = await readAnswer(store, ctx.params.bin ?? '', ctx.params.rev);
+    if (answer.status === 404) throw notFound();
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.body = answer.json;
   }
 
   async function save(ctx: Context, bin: string | undefined): Promise<void> {
@@ -91,12 +71,8 @@ export function createApiRouter({ store, config }: ApiOptions): Router {
   });
   router.post('/save', write, (ctx) => save(ctx, undefined));
   router.post('/:bin/save', write, (ctx) => save(ctx, binParam(ctx)));
-  router.get('/:bin', read, async (ctx) => {
-    ctx.body = revisionBody(await load(ctx));
-  });
-  router.get('/:bin/:rev', read, async (ctx) => {
-    ctx.body = revisionBody(await load(ctx));
-  });
+  router.get('/:bin', readable, read);
+  router.get('/:bin/:rev', readable, read);
   router.delete('/:bin', admin, remove);
   router.delete('/:bin/:rev', admin, remove);
   return router;

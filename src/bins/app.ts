@@ -2,6 +2,7 @@ import Koa, { type Middleware } from 'koa';
 import compose from 'koa-compose';
 import { errorHandler, HttpError } from '../http/errors.js';
 import { under } from '../http/under.js';
+import type { Handler } from '../server/listen.js';
 import { silentLogger, type Logger } from '../server/logger.js';
 import { createApiRouter } from './api.js';
 import { clientAssets } from './assets.js';
@@ -12,6 +13,7 @@ import { apiCors } from './cors.js';
 import { errorPage, rootFrom } from './page-templates.js';
 import { createLiveHub, type LiveHub } from './live-hub.js';
 import { liveRoutes } from './live-routes.js';
+import { fastApiReads } from './fast-read.js';
 import { createPages } from './pages.js';
 import { framing } from './security-headers.js';
 import { notifySaves, type BinStore } from './store-events.js';
@@ -75,6 +77,14 @@ export function createBinApp({
     throw new HttpError(404, 'not found');
   });
   return app;
+}
+
+/**
+ * The server's request handler: the Koa app, behind the fast path for anonymous API reads.
+ * What the CLI listens with; createBinApp alone serves everything the same way, only slower.
+ */
+export function createBinHandler(options: BinAppOptions): Handler {
+  return fastApiReads(options.store, options.config, createBinApp(options).callback());
 }
 
 function isApi(path: string): boolean {

@@ -1,7 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { HttpError } from '../http/errors.js';
 import type { EditorData, RevisionEntry } from '../shared/editor-data.js';
-import { parseRev } from './api.js';
+import { parseRev } from './api-read.js';
 import { normalizeId } from './ids.js';
 import { editorPage, rootFrom, starterHtml } from './page-templates.js';
 import { renderOutput, renderPanel, type PanelName } from './render.js';

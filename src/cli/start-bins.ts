@@ -1,5 +1,5 @@
 import chalk from 'chalk';
-import { createBinApp } from '../bins/app.js';
+import { createBinHandler } from '../bins/app.js';
 import { createCompiler } from '../bins/compiler.js';
 import { apiMode, type BinConfig } from '../bins/config.js';
 import { createLiveHub } from '../bins/live-hub.js';
@@ -27,7 +27,7 @@ export async function startBinServer(flags: ServeBinsFlags, env: NodeJS.ProcessE
     port,
     host: flags.host,
     open: () => openBinStore(file, { heads: config.cache.heads, revisionBytes: config.cache.revisionsMB * 1024 * 1024 }),
-    handler: (store) => createBinApp({ store, config, logger, live, compiler }).callback(),
+    handler: (store) => createBinHandler({ store, config, logger, live, compiler }),
     beforeClose: () => {
       live.close();
       compiler.close();

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createBinApp } from '../../src/bins/app.js';
+import { createBinApp, createBinHandler } from '../../src/bins/app.js';
 import type { BinConfig } from '../../src/bins/config.js';
 import { openBinStore, type BinStore } from '../../src/bins/store.js';
 import { loadBinConfig, mergeDeep } from '../../src/cli/bin-config.js';
@@ -21,13 +21,17 @@ export type TestBinServer = {
 
 type Overrides = { [key: string]: unknown };
 
-/** The real bin app on 127.0.0.1, port 0, over a real SQLite file (a temp one unless `file` is given). */
-export async function startBinServer(overrides: Overrides = {}, file?: string): Promise<TestBinServer> {
+/**
+ * The real bin server on 127.0.0.1, port 0, over a real SQLite file (a temp one unless `file` is
+ * given): the handler serve-bins listens with, or the Koa app alone with `fastPath: false`.
+ */
+export async function startBinServer(overrides: Overrides = {}, file?: string, { fastPath = true } = {}): Promise<TestBinServer> {
   const temp = file ? undefined : tempDir();
   const dataFile = file ?? join(temp!.dir, 'bins.sqlite');
   const config = mergeDeep(loadBinConfig(undefined, {}) as never, overrides as never) as unknown as BinConfig;
   const store = await openBinStore(dataFile, { heads: config.cache.heads, revisionBytes: config.cache.revisionsMB * 1024 * 1024 });
-  const running = await listen(createBinApp({ store, config }).callback(), 0, '127.0.0.1');
+  const handler = fastPath ? createBinHandler({ store, config }) : createBinApp({ store, config }).callback();
+  const running = await listen(handler, 0, '127.0.0.1');
   const request = (path: string, init?: RequestInit): Promise<TestResponse> => fetch(running.url + path, init);
   return {
     url: running.url,
