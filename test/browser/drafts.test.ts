@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { OPEN, startBinServer, type TestBinServer } from '../helpers/bin-server.js';
-import { openPage, type TestPage } from './browser.js';
-import { preview, readCode, replaceCode } from './editor-page.js';
+import type { TestBinServer } from '../helpers/bin-server.js';
+import type { TestPage } from './browser.js';
+import { preview, readCode, replaceCode, withEditor } from './editor-page.js';
 
 /** What the editor keeps for `key` in localStorage, parsed. */
 async function stored(page: Page, key: string): Promise<any> {
@@ -22,14 +22,7 @@ async function choices(page: Page): Promise<string[]> {
 describe('drafts keep the preprocessor choice, in Chromium', () => {
   let server: TestBinServer;
   let t: TestPage;
-  before(async () => {
-    server = await startBinServer(OPEN);
-  });
-  after(() => server.close());
-  beforeEach(async () => {
-    t = await openPage();
-  });
-  afterEach(() => t.context.close());
+  withEditor((s) => (server = s), (p) => (t = p));
 
   async function savedBin(): Promise<string> {
     const settings = JSON.stringify({ processors: { html: 'markdown' } });

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { OPEN, startBinServer, type TestBinServer } from '../helpers/bin-server.js';
-import { openPage, type TestPage } from './browser.js';
-import type { Pane } from './editor-page.js';
+import type { TestBinServer } from '../helpers/bin-server.js';
+import type { TestPage } from './browser.js';
+import { withEditor, type Pane } from './editor-page.js';
 
 /** The language CodeMirror edits a pane in (it names it on the content element). */
 function languageOf(page: Page, pane: Pane): Promise<string | null> {
@@ -12,14 +12,7 @@ function languageOf(page: Page, pane: Pane): Promise<string | null> {
 describe('editor modes follow the preprocessor, in Chromium', () => {
   let server: TestBinServer;
   let t: TestPage;
-  before(async () => {
-    server = await startBinServer(OPEN);
-  });
-  after(() => server.close());
-  beforeEach(async () => {
-    t = await openPage();
-  });
-  afterEach(() => t.context.close());
+  withEditor((s) => (server = s), (p) => (t = p));
 
   const cases: [Pane, string][] = [
     ['html', 'markdown'],

@@ -1,3 +1,5 @@
+import { OPEN, startBinServer, type TestBinServer } from '../helpers/bin-server.js';
+import { openPage, type TestPage } from './browser.js';
 import type { Page } from 'playwright-core';
 
 export type Pane = 'html' | 'css' | 'javascript';
@@ -22,4 +24,23 @@ export function preview(page: Page) {
 /** The editor's address as a path, e.g. "/rovoqe/1/edit". */
 export function pathOf(page: Page): string {
   return new URL(page.url()).pathname;
+}
+
+/**
+ * Mocha hooks for editor tests: one bin server with an open API for the suite, a fresh browser
+ * context and page for each test; both are handed to the suite's own variables and closed after.
+ */
+export function withEditor(setServer: (server: TestBinServer) => void, setPage: (page: TestPage) => void): void {
+  let server: TestBinServer;
+  let t: TestPage;
+  before(async () => {
+    server = await startBinServer(OPEN);
+    setServer(server);
+  });
+  after(() => server.close());
+  beforeEach(async () => {
+    t = await openPage();
+    setPage(t);
+  });
+  afterEach(() => t.context.close());
 }

@@ -2,21 +2,14 @@ import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { OPEN, startBinServer, type TestBinServer } from '../helpers/bin-server.js';
 import { openPage, screenshot, type TestPage } from './browser.js';
-import { pathOf, preview, readCode, replaceCode } from './editor-page.js';
+import { pathOf, preview, readCode, replaceCode, withEditor } from './editor-page.js';
 
 const EDIT_PATH = /^\/([a-z]+)\/(\d+)\/edit$/;
 
 describe('the editor in Chromium', () => {
   let server: TestBinServer;
   let t: TestPage;
-  before(async () => {
-    server = await startBinServer(OPEN);
-  });
-  after(() => server.close());
-  beforeEach(async () => {
-    t = await openPage();
-  });
-  afterEach(() => t.context.close());
+  withEditor((s) => (server = s), (p) => (t = p));
 
   /** Types a small bin into the three panes of the open editor. */
   async function typeBin(heading: string): Promise<void> {

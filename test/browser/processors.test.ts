@@ -1,19 +1,12 @@
 import { expect } from 'chai';
-import { OPEN, startBinServer, type TestBinServer } from '../helpers/bin-server.js';
-import { openPage, type TestPage } from './browser.js';
-import { preview, replaceCode } from './editor-page.js';
+import type { TestBinServer } from '../helpers/bin-server.js';
+import type { TestPage } from './browser.js';
+import { preview, replaceCode, withEditor } from './editor-page.js';
 
 describe('preprocessors in the editor, in Chromium', () => {
   let server: TestBinServer;
   let t: TestPage;
-  before(async () => {
-    server = await startBinServer(OPEN);
-  });
-  after(() => server.close());
-  beforeEach(async () => {
-    t = await openPage();
-  });
-  afterEach(() => t.context.close());
+  withEditor((s) => (server = s), (p) => (t = p));
 
   it('shows Markdown in the html pane as rendered HTML, and saves the choice', async () => {
     await t.page.goto(server.url + '/');
