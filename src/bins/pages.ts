@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import { HttpError } from '../http/errors.js';
-import type { EditorData, RevisionEntry } from '../shared/editor-data.js';
+import type { EditorData } from '../shared/editor-data.js';
 import { parseRev } from './api-read.js';
 import { normalizeId } from './ids.js';
 import { editorPage, rootFrom, starterHtml } from './page-templates.js';
@@ -36,14 +36,6 @@ export function createPages({ store, compiler, live, framing }: PagesOptions): M
     return revision;
   }
 
-  /** The bin's revisions newest first; deleted ones are skipped. */
-  async function revisionsOf(bin: string): Promise<RevisionEntry[]> {
-    const latest = await store.get(bin);
-    if (!latest) return [];
-    const all = await Promise.all(Array.from({ length: latest.rev }, (_, i) => store.get(bin, latest.rev - i)));
-    return all.filter((r) => r !== undefined).map((r) => ({ rev: r.rev, created: r.created }));
-  }
-
   const newEditor: Handler = async (ctx) => {
     const data: EditorData = {
       root: './',
@@ -67,7 +59,7 @@ export function createPages({ store, compiler, live, framing }: PagesOptions): M
       rev: revision.rev,
       panels: { html: revision.html, css: revision.css, javascript: revision.javascript },
       settings: revision.settings,
-      revisions: await revisionsOf(revision.bin),
+      revisions: await store.revisions(revision.bin),
     };
     setEditorHeaders(ctx);
     ctx.type = 'html';
