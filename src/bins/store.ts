@@ -166,13 +166,15 @@ export function createBinStore(db: SqliteKeyv, cache: CacheLimits = DEFAULT_CACH
         const head = await readHead(bin);
         if (!head || head.latest === 0) return undefined;
         const target = rev ?? head.latest;
-        revisions.delete(revKey(bin, target));
-        if (target > head.latest || !(await keyv.delete(revKey(bin, target)))) return undefined;
+        if (target > head.latest || !(await keyv.has(revKey(bin, target)))) return undefined;
         if (target === head.latest) {
+          // The head moves first: a crash before the row goes leaves it above the head, where no read finds it.
           let latest = target - 1;
           while (latest > 0 && !(await keyv.has(revKey(bin, latest)))) latest--;
           await writeHead(bin, { ...head, latest, updated: new Date().toISOString() });
         }
+        revisions.delete(revKey(bin, target));
+        await keyv.delete(revKey(bin, target));
         return { bin, rev: target };
       });
     },
