@@ -16,12 +16,12 @@ export class HttpError extends Error {
 
 export type ErrorBody = (status: number, message: string, field: string | undefined, ctx: Context) => unknown;
 
-type ThrownError = Error & { status?: number; statusCode?: number; expose?: boolean; type?: string; field?: string };
+type ThrownError = Error & { status?: number; statusCode?: number; expose?: boolean; field?: string };
 
 /**
  * The one error middleware of an app, placed first. Client errors (HttpError, Koa's ctx.throw,
- * co-body's parse and size errors) keep their status and get a plain message; anything else is
- * logged and answered as a generic 500, never with a stack.
+ * koa-static's refusals) keep their status and message; anything else is logged and answered as
+ * a generic 500, never with a stack.
  */
 export function errorHandler(body: ErrorBody, logger: Logger): Middleware {
   return async (ctx, next) => {
@@ -35,7 +35,7 @@ export function errorHandler(body: ErrorBody, logger: Logger): Middleware {
         // ours, worded for the client whatever its status (a 503 when a limit is reached, say)
         message = thrown.message;
       } else if (status >= 400 && status < 500 && err.expose !== false) {
-        message = clientMessage(err, status);
+        message = err.message;
       } else {
         if (status < 500) status = 500;
         logger.error(`${ctx.method} ${ctx.path}: ${err.stack ?? String(thrown)}`);
@@ -43,25 +43,9 @@ export function errorHandler(body: ErrorBody, logger: Logger): Middleware {
       }
       ctx.status = status;
       ctx.body = body(status, message, err.field, ctx);
-      // Errors from body parsing leave the request half read: do not reuse the connection.
-      if (err.type?.startsWith('entity.') || err.type === 'request.size.invalid') ctx.set('Connection', 'close');
+      // A body refused for its size, or not received in time, is left unread: do not reuse the connection.
+      if (status === 413 || status === 408) ctx.set('Connection', 'close');
     }
   };
 }
 
-function clientMessage(err: ThrownError, status: number): string {
-  if (err instanceof SyntaxError) return 'malformed JSON body'; // co-body's JSON.parse failure
-  switch (err.type) {
-    case 'entity.too.large':
-      return 'request body too large';
-    case 'entity.parse.failed':
-      return 'malformed JSON body';
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return 'unsupported body encoding';
-    case 'request.aborted':
-      return 'request aborted';
-    default:
-      return status === 413 ? 'request body too large' : err.message;
-  }
-}

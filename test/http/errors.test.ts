@@ -4,7 +4,7 @@ import { errorHandler, HttpError } from '../../src/http/errors.js';
 import { listen } from '../../src/server/listen.js';
 
 describe('errorHandler', () => {
-  async function answer(thrown: unknown): Promise<{ status: number; body: unknown; logged: string[] }> {
+  async function answer(thrown: unknown): Promise<{ status: number; body: unknown; logged: string[]; connection: string | null }> {
     const logged: string[] = [];
     const app = new Koa();
     app.silent = true;
@@ -15,7 +15,7 @@ describe('errorHandler', () => {
     const running = await listen(app.callback(), 0, '127.0.0.1');
     try {
       const res = await fetch(`${running.url}/x`);
-      return { status: res.status, body: await res.json(), logged };
+      return { status: res.status, body: await res.json(), logged, connection: res.headers.get('connection') };
     } finally {
       await running.close(100);
     }
@@ -24,6 +24,16 @@ describe('errorHandler', () => {
   it('sends an HttpError as written, field included', async () => {
     const { status, body, logged } = await answer(new HttpError(400, 'name is missing', 'name'));
     expect([status, body, logged]).to.deep.equal([400, { message: 'name is missing', field: 'name' }, []]);
+  });
+
+  it('closes the connection after refusing a body as too large, which is left unread', async () => {
+    const { status, connection } = await answer(new HttpError(413, 'request body too large (the limit is 1MB)'));
+    expect([status, connection]).to.deep.equal([413, 'close']);
+  });
+
+  it('keeps the connection for other client errors', async () => {
+    const { connection } = await answer(new HttpError(404, 'not found'));
+    expect(connection).to.equal('keep-alive');
   });
 
   it('keeps the status and message of a 5xx HttpError, such as a 503 for a full server', async () => {
