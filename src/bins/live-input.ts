@@ -1,34 +1,21 @@
 import type { Context } from 'koa';
 import { HttpError } from '../http/errors.js';
+import { readBodyText } from '../http/read-body.js';
 
 /**
  * The small JSON bodies of the live routes (compile, broadcast, console records). Read here rather
  * than through the API's form parser: they are JSON only, with their own size limits.
  */
 export async function readJsonObject(ctx: Context, limit: number): Promise<Record<string, unknown>> {
-  const declared = Number(ctx.get('Content-Length') || 0);
-  if (declared > limit) throw tooLarge(ctx, limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw tooLarge(ctx, limit);
-    chunks.push(chunk);
-  }
+  const text = await readBodyText(ctx, limit);
   let body: unknown;
   try {
-    body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)));
+    body = JSON.parse(text);
   } catch {
     throw new HttpError(400, 'the body must be a JSON object');
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'the body must be a JSON object');
   return body as Record<string, unknown>;
-}
-
-function tooLarge(ctx: Context, limit: number): HttpError {
-  // The rest of the body is not read: the connection cannot be reused.
-  ctx.set('Connection', 'close');
-  return new HttpError(413, `request body too large (the limit is ${limit} bytes)`);
 }
 
 /** A string field of `body`, or a 400 naming it. */
