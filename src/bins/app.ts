@@ -1,7 +1,7 @@
 import Koa, { type Middleware } from 'koa';
 import compose from 'koa-compose';
 import { errorHandler, HttpError } from '../http/errors.js';
-import { under } from '../http/under.js';
+import { isUnder, under } from '../http/under.js';
 import type { Handler } from '../server/listen.js';
 import { silentLogger, type Logger } from '../server/logger.js';
 import { createApiRouter } from './api.js';
@@ -45,7 +45,7 @@ export function createBinApp({
   // One error middleware: JSON in JS Bin's shape under /api, an HTML page for everything a browser opens.
   app.use(
     errorHandler((status, message, field, ctx) => {
-      if (isApi(ctx.path)) return field ? { error: message, field } : { error: message };
+      if (isUnder('/api', ctx.path)) return field ? { error: message, field } : { error: message };
       ctx.type = 'html';
       return errorPage(status, message, rootFrom(ctx.path));
     }, logger),
@@ -87,6 +87,3 @@ export function createBinHandler(options: BinAppOptions): Handler {
   return fastApiReads(options.store, options.config, createBinApp(options).callback());
 }
 
-function isApi(path: string): boolean {
-  return path === '/api' || path.startsWith('/api/');
-}
