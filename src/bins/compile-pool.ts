@@ -34,7 +34,8 @@ type Worker = { child: ChildProcess; ready: boolean; job?: Job & { id: number; t
  */
 function permissionArgs(): string[] {
   const require = createRequire(import.meta.url);
-  const paths = new Set([WORKER, `${ROOT}package.json`]);
+  // The worker and the one module of ours it imports (line and column of a LESS @plugin).
+  const paths = new Set([WORKER, `${ROOT}dist/shared/json-check.js`, `${ROOT}package.json`]);
   for (const name of COMPILER_PACKAGES) {
     const file = require.resolve(name);
     const at = file.lastIndexOf('/node_modules/');

@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { runInNewContext } from 'node:vm';
+import { lineColumn } from '../shared/json-check.js';
 import type { Compiled, CompileError, CompileResult } from '../shared/processors.js';
 
 export type CompileRequest = { id: number; processor: Compiled; source: string; timeoutMs: number };
@@ -52,7 +53,7 @@ const COMPILERS: Record<Compiled, Compile> = {
   async less(source) {
     // @plugin loads a JavaScript file into this process: refused outright.
     const plugin = /@plugin\b/.exec(source);
-    if (plugin) throw new PlacedError('@plugin is not allowed', ...position(source, plugin.index));
+    if (plugin) throw new PlacedError('@plugin is not allowed', ...at(source, plugin.index));
     try {
       return (await less.render(source, { javascriptEnabled: false })).css;
     } catch (err) {
@@ -90,9 +91,9 @@ function lineOf(zeroBased: number | undefined): number | undefined {
   return zeroBased === undefined ? undefined : zeroBased + 1;
 }
 
-function position(source: string, index: number): [number, number] {
-  const before = source.slice(0, index).split('\n');
-  return [before.length, before[before.length - 1]!.length + 1];
+function at(source: string, index: number): [number, number] {
+  const { line, column } = lineColumn(source, index);
+  return [line, column];
 }
 
 function toError(err: unknown): CompileError {

@@ -60,8 +60,15 @@ describe('snippetkit mock', function () {
     const file = jsonFile('broken.json', '{\n  "a": 1\n  "b": 2\n}');
     const result = await cli(['mock', 'add', 'broken', file]);
     expect(result.code).to.equal(7);
-    expect(result.stderr.trim()).to.equal(`snippetkit: ${file} is not valid JSON: Expected ',' or '}' after property value at line 3, column 3`);
+    expect(result.stderr.trim()).to.equal(`snippetkit: ${file} is not valid JSON: expected ',' or '}' but found '"' at line 3, column 3`);
     expect((await fetch(`${server.url}/endpoint/broken`)).status).to.equal(404);
+  });
+
+  it('places an error that JSON.parse gives no position for (not at the end of the file)', async () => {
+    const file = jsonFile('unplaced.json', '[\n  1,\n  x\n]\n\n\n\n');
+    const result = await cli(['mock', 'add', 'unplaced', file]);
+    expect(result.code).to.equal(7);
+    expect(result.stderr.trim()).to.equal(`snippetkit: ${file} is not valid JSON: expected a value but found 'x' at line 3, column 3`);
   });
 
   it('passes the server\'s refusal of bad input on, naming the field', async () => {

@@ -2,7 +2,7 @@ import { json } from '@codemirror/lang-json';
 import { linter, lintGutter, type Diagnostic } from '@codemirror/lint';
 import type { Text } from '@codemirror/state';
 import { basicSetup, EditorView } from 'codemirror';
-import { findJsonError } from './json-check.js';
+import { findJsonError } from '../../shared/json-check.js';
 
 /** Valid JSON, or where it first goes wrong, 1-based as an editor shows it. */
 export type JsonState = { valid: true } | { valid: false; line: number; column: number; message: string };

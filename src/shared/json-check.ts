@@ -95,3 +95,18 @@ export function findJsonError(text: string): JsonError | undefined {
     throw err;
   }
 }
+
+/** The 1-based line and column of `offset` in `text`, as editors count them. */
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const lineStart = before.lastIndexOf('\n') + 1;
+  return { line: before.split('\n').length, column: offset - lineStart + 1 };
+}
+
+/** A JSON text's first error worded for a person: "expected ':' but found '2' at line 3, column 7". */
+export function describeJsonError(text: string): string | undefined {
+  const error = findJsonError(text);
+  if (!error) return undefined;
+  const { line, column } = lineColumn(text, error.pos);
+  return `${error.message} at line ${line}, column ${column}`;
+}

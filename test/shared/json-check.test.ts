@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { findJsonError } from '../../src/client/mocks/json-check.js';
+import { findJsonError } from '../../src/shared/json-check.js';
 
-// The page's JSON check (src/client/mocks/json-check.ts) runs in the browser; it needs no DOM.
+// The page's JSON check (src/shared/json-check.ts) runs in the browser; it needs no DOM.
 describe("the page's JSON check", () => {
   const texts = [
     '', ' ', '{}', '[]', '{"a":1}', '{"a":1,}', '[1,]', '[1 2]', '{a:1}', "{'a':1}", '"x', '"a\nb"', '"\\q"',
