@@ -104,10 +104,6 @@ describe('hostile and malformed input', function () {
     await mocks.close();
   });
 
-  it(`has at least 40 cases across both servers (${cases.length})`, () => {
-    expect(cases.length).to.be.at.least(40);
-  });
-
   for (const c of cases) {
     const changes = c.status === 200;
     it(`${c.server}: ${c.name} → ${c.status}${changes ? '' : ', store unchanged'}`, async () => {

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { existsSync } from 'node:fs';
 import { OPEN, startBinServer, type TestBinServer } from '../helpers/bin-server.js';
 import { openPage, screenshot, type TestPage } from './browser.js';
 import { pathOf, preview, readCode, replaceCode, withEditor } from './editor-page.js';
@@ -41,7 +40,7 @@ describe('the editor in Chromium', () => {
     const heading = preview(t.page).locator('h1', { hasText: 'Typed and JS' });
     await heading.waitFor();
     expect(await heading.evaluate((el) => getComputedStyle(el).color)).to.equal('rgb(255, 0, 0)');
-    expect(await screenshot(t.page, 'editor-typed')).to.satisfy(existsSync);
+    await screenshot(t.page, 'editor-typed');
   });
 
   it('re-renders the preview as the user keeps typing', async () => {
