@@ -15,6 +15,11 @@ export type ValidateOptions = {
 };
 
 const NAME = /^[A-Za-z0-9._~-]{1,128}$/;
+/**
+ * Segments the management API's own routes take under /api/endpoint/ (PUT /api/endpoint/add), in
+ * lower case as the router matches without regard to case: an endpoint so named could never be replaced.
+ */
+const RESERVED_NAMES = new Set(['add']);
 // RFC 9110 token: what Node accepts as a header name.
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // Node refuses control characters (other than tab) in header values.
@@ -42,6 +47,9 @@ export function checkName(name: unknown): string {
     throw bad('name', 'name must be 1 to 128 characters, each a letter, a digit or one of . _ ~ -');
   }
   if (name === '.' || name === '..') throw bad('name', "name must not be '.' or '..'");
+  if (RESERVED_NAMES.has(name.toLowerCase())) {
+    throw bad('name', `name '${name}' is reserved: PUT /api/endpoint/${name} is the API's route that adds endpoints`);
+  }
   return name;
 }
 
@@ -109,6 +117,8 @@ function checkHeaders(value: unknown): Record<string, string> {
   for (const [name, headerValue] of Object.entries(value)) {
     const lower = name.toLowerCase();
     if (!HEADER_NAME.test(name)) throw bad('headers', `headers: '${name}' is not a valid header name`);
+    // JSON.parse keeps "__proto__" as a key, but assigning it to an object would drop it without a word.
+    if (lower === '__proto__') throw bad('headers', `headers: '${name}' cannot be used as a header name`);
     if (RESERVED_HEADERS.has(lower)) {
       throw bad('headers', `headers: '${name}' is set by the server and cannot be given`);
     }
