@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { answerPreflight, corsHeaders, isPreflight } from './cors.js';
 import type { RequestFeed } from './request-feed.js';
-import { clientIp, hasBody, readLoggedBody, type LoggedRequest } from './request-log.js';
+import { clientIp, readLoggedBody, type LoggedRequest } from './request-log.js';
+import { hasBody } from '../http/read-body.js';
 import type { Endpoint, MockStore } from './store.js';
 import type { Logger } from '../server/logger.js';
 

@@ -1,4 +1,5 @@
 import { HttpError } from '../http/errors.js';
+import { isJsonObject } from '../http/json-body.js';
 
 /** What a caller may set on an endpoint; `json` is `data` already serialized, exactly as it will be served. */
 export type MockInput = {
@@ -54,15 +55,14 @@ export function checkName(name: unknown): string {
 }
 
 /**
- * Turns a parsed request body into a MockInput. `urlName` is set for PUT /api/endpoint/<name>,
- * where the body's own `name` is optional but must agree. Unknown fields are ignored, as the
- * original service did, so its clients keep working.
+ * Turns a parsed request body (undefined when empty) into a MockInput. `urlName` is set for PUT
+ * /api/endpoint/<name>, where the body's own `name` is optional but must agree. Unknown fields are
+ * ignored, as the original service did, so its clients keep working.
  */
 export function parseMockInput(body: unknown, options: ValidateOptions, urlName?: string): MockInput {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new HttpError(400, 'request body must be a JSON object');
-  }
-  const fields = body as Record<string, unknown>;
+  if (body === undefined) throw new HttpError(400, 'the request has no body; send a JSON object');
+  if (!isJsonObject(body)) throw new HttpError(400, 'request body must be a JSON object');
+  const fields = body;
   let name: string;
   if (urlName === undefined) {
     name = checkName(fields.name);
