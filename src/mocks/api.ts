@@ -18,8 +18,8 @@ export type ApiOptions = {
 };
 
 /**
- * The JSON API under /api. The original service's routes keep their answers (201 on add, 409 on
- * a repeated name); everything newer lives on its own routes.
+ * The JSON API under /api (docs/mock-api.md). The original service's routes keep their answers
+ * (201 on add, 409 on a repeated name); everything newer lives on its own routes.
  */
 export function apiRouter(options: ApiOptions): Router {
   const { store } = options;

@@ -18,7 +18,7 @@ export type ServeEndpointOptions = {
 /** Answers one request for `/endpoint/<name>` on the raw node objects. */
 export type ServeEndpoint = (req: IncomingMessage, res: ServerResponse, name: string) => void;
 
-// Statuses that never carry content (RFC 9110 15.3.5, 15.3.6, 15.4.5): the stored data is not sent.
+// Statuses that never carry content (RFC 9110 15.3.5, 15.3.6, 15.4.5; docs/mock-api.md): the data is not sent.
 const NO_BODY = new Set([204, 205, 304]);
 
 /**

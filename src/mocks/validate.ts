@@ -55,9 +55,10 @@ export function checkName(name: unknown): string {
 }
 
 /**
- * Turns a parsed request body (undefined when empty) into a MockInput. `urlName` is set for PUT
- * /api/endpoint/<name>, where the body's own `name` is optional but must agree. Unknown fields are
- * ignored, as the original service did, so its clients keep working.
+ * Turns a parsed request body (undefined when empty) into a MockInput, by the rules of
+ * docs/mock-api.md. `urlName` is set for PUT /api/endpoint/<name>, where the body's own `name` is
+ * optional but must agree. Unknown fields are ignored, as the original service did, so its clients
+ * keep working.
  */
 export function parseMockInput(body: unknown, options: ValidateOptions, urlName?: string): MockInput {
   if (body === undefined) throw new HttpError(400, 'the request has no body; send a JSON object');

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { NO_CONTENT } from '../../src/bins/save-input.js';
 import { OPEN, startBinServer, type TestBinServer } from '../helpers/bin-server.js';
 import { rawRequest } from '../helpers/raw-http.js';
 import { startMockServer, type TestMockServer } from '../mocks/server.js';
@@ -13,8 +14,8 @@ const BODIES: [string, string | undefined][] = [
 
 function request(method: string, path: string, body: string | undefined): string {
   const length = body === undefined ? '' : `Content-Length: ${Buffer.byteLength(body)}\r\n`;
-  const head = `${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${length}Connection: close\r\n`;
-  return `${head}\r\n${body ?? ''}`;
+  const type = 'Content-Type: application/json\r\n';
+  return `${method} ${path} HTTP/1.1\r\nHost: x\r\n${type}${length}Connection: close\r\n\r\n${body ?? ''}`;
 }
 
 describe('JSON request bodies: one rule for empty and malformed, each server in its own words', () => {
@@ -29,8 +30,9 @@ describe('JSON request bodies: one rule for empty and malformed, each server in 
     await mocks.close();
   });
 
-  const callers: [string, () => string, string, string, (message: string) => unknown, string][] = [
-    ['a bin save', () => bins.url, 'POST', '/api/save', (error) => ({ error }), 'Unable to save: The bin has no content'],
+  type Caller = [string, () => string, string, string, (message: string) => unknown, string];
+  const callers: Caller[] = [
+    ['a bin save', () => bins.url, 'POST', '/api/save', (error) => ({ error }), NO_CONTENT],
     ['a compile', () => bins.url, 'POST', '/api/compile', (error) => ({ error }), 'the body must be a JSON object'],
     [
       'a mock add',
