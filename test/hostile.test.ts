@@ -58,10 +58,11 @@ const cases: Case[] = [
   { server: 'bins', name: 'a save with no key', method: 'POST', path: '/api/save', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'html=x', status: 403, error: { error: 'You need to provide a valid API key when using this API' } },
   { server: 'bins', name: 'a delete with no key', method: 'DELETE', path: '/api/hostile/1', status: 403, error: { error: 'You need to provide a valid API key when using this API' } },
   { server: 'bins', name: 'a flood of 2,000 headers', raw: floodHeaders, status: 431 },
-  // koa-static (koa-send) refuses these itself: 403 for a path leaving the folder, 400 for a NUL
-  { server: 'bins', name: 'path traversal under /static', raw: rawGet('/static/..%2f..%2f..%2fetc/passwd'), status: 403 },
-  { server: 'bins', name: 'literal ../ under /static', raw: rawGet('/static/../../../etc/passwd'), status: 403 },
-  { server: 'bins', name: '%00 in a static path', raw: rawGet('/static/editor.js%00.png'), status: 400 },
+  // One /static/ server for both: a path leaving the folder or holding a NUL is no asset (404)
+  { server: 'bins', name: 'path traversal under /static', raw: rawGet('/static/..%2f..%2f..%2fetc/passwd'), status: 404 },
+  { server: 'bins', name: 'literal ../ under /static', raw: rawGet('/static/../../../etc/passwd'), status: 404 },
+  { server: 'bins', name: '%00 in a static path', raw: rawGet('/static/editor.js%00.png'), status: 404 },
+  { server: 'bins', name: 'a broken %-escape in a static path', raw: rawGet('/static/editor%E0%A4%A.js'), status: 400 },
   // --- mock server
   { server: 'mocks', name: 'a body over --max-body', ...add({ name: 'big', data: 'x'.repeat(1_100_000) }), status: 413, error: mockError('request body too large (the limit is 1048576 bytes)') },
   { server: 'mocks', name: 'data nested 100,000 levels', method: 'PUT', path: '/api/endpoint/add', headers: MOCK_JSON, body: `{"name":"deep","data":${deep(100_000)}}`, status: 400 },
@@ -82,6 +83,8 @@ const cases: Case[] = [
   { server: 'mocks', name: 'an unknown endpoint', method: 'GET', path: '/endpoint/nosuch', status: 404, error: mockError("no endpoint named 'nosuch'") },
   { server: 'mocks', name: 'path traversal under /static', raw: rawGet('/static/..%2f..%2f..%2fetc/passwd'), status: 404 },
   { server: 'mocks', name: 'literal ../ under /static', raw: rawGet('/static/../../../etc/passwd'), status: 404 },
+  { server: 'mocks', name: '%00 in a static path', raw: rawGet('/static/page.js%00.png'), status: 404 },
+  { server: 'mocks', name: 'a broken %-escape in a static path', raw: rawGet('/static/page%E0%A4%A.js'), status: 400 },
   { server: 'mocks', name: '%00 in an endpoint name', raw: rawGet('/endpoint/seed%00'), status: 404 },
   { server: 'mocks', name: 'a flood of 2,000 headers', raw: floodHeaders, status: 431 },
 ];

@@ -1,21 +1,15 @@
 import type { Context } from 'koa';
 import { HttpError } from '../http/errors.js';
-import { readBodyText } from '../http/read-body.js';
+import { isJsonObject, readJsonBody } from '../http/json-body.js';
 
 /**
- * The small JSON bodies of the live routes (compile, broadcast, console records). Read here rather
- * than through the API's form parser: they are JSON only, with their own size limits.
+ * The small JSON bodies of the live routes (compile, broadcast, console records), each with its own
+ * size limit. Any Content-Type: a page's console records come as text/plain, which needs no preflight.
  */
 export async function readJsonObject(ctx: Context, limit: number): Promise<Record<string, unknown>> {
-  const text = await readBodyText(ctx, limit);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new HttpError(400, 'the body must be a JSON object');
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'the body must be a JSON object');
-  return body as Record<string, unknown>;
+  const body = await readJsonBody(ctx, { limit });
+  if (!isJsonObject(body)) throw new HttpError(400, 'the body must be a JSON object');
+  return body;
 }
 
 /** A string field of `body`, or a 400 naming it. */

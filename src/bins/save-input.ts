@@ -1,7 +1,8 @@
 import type { Context } from 'koa';
 import { HttpError } from '../http/errors.js';
 import { parseForm } from '../http/form.js';
-import { readBodyText } from '../http/read-body.js';
+import { isJsonObject, readJsonBody } from '../http/json-body.js';
+import { hasBody, readBodyText } from '../http/read-body.js';
 import type { BinConfig } from './config.js';
 import type { Settings } from './store.js';
 
@@ -17,19 +18,14 @@ const PANELS = ['html', 'javascript', 'css'] as const;
  * so invalid UTF-8 or a broken %-escape is refused rather than stored altered.
  */
 export async function readSaveBody(ctx: Context, limit: number | string): Promise<unknown> {
+  // An empty save, whatever its type, is JS Bin's "no content" (from readSaveInput), not a 415.
+  if (!hasBody(ctx.req)) return {};
   const type = ctx.is('application/x-www-form-urlencoded', 'application/json', '+json');
-  if (!ctx.request.type && !ctx.get('Content-Length') && !ctx.get('Transfer-Encoding')) return {};
   if (!type) {
     throw new HttpError(415, 'send the save as application/x-www-form-urlencoded or application/json');
   }
-  const text = await readBodyText(ctx, limit);
-  if (type === 'application/x-www-form-urlencoded') return parseForm(text);
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new HttpError(400, 'malformed JSON body');
-  }
+  if (type === 'application/x-www-form-urlencoded') return parseForm(await readBodyText(ctx, limit));
+  return (await readJsonBody(ctx, { limit })) ?? {};
 }
 
 /**
@@ -37,7 +33,7 @@ export async function readSaveBody(ctx: Context, limit: number | string): Promis
  * `settings` may be a JSON string (as JS Bin clients send it) or an object.
  */
 export function readSaveInput(body: unknown, config: BinConfig): SaveInput {
-  const fields = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+  const fields = isJsonObject(body) ? body : {};
   const panels = { html: '', javascript: '', css: '' };
   for (const panel of PANELS) {
     const value = fields[panel];
@@ -64,13 +60,11 @@ function readSettings(value: unknown): Settings | undefined {
       throw new HttpError(400, 'settings is not valid JSON', 'settings');
     }
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new HttpError(400, 'settings must be a JSON object', 'settings');
-  }
+  if (!isJsonObject(parsed)) throw new HttpError(400, 'settings must be a JSON object', 'settings');
   if (depth(parsed) > MAX_SETTINGS_DEPTH) {
     throw new HttpError(400, `settings are nested more than ${MAX_SETTINGS_DEPTH} levels deep`, 'settings');
   }
-  return parsed as Settings;
+  return parsed;
 }
 
 /** Deeper settings would overflow the stack of the recursive merge and of JSON.stringify. */
@@ -97,11 +91,8 @@ export function mergeSettings(previous: Settings, next: Settings | undefined): S
   for (const [key, value] of Object.entries(next)) {
     if (key === '__proto__') continue; // would replace the merged object's prototype
     const current = out[key];
-    out[key] = isPlainObject(current) && isPlainObject(value) ? mergeSettings(current, value) : value;
+    out[key] = isJsonObject(current) && isJsonObject(value) ? mergeSettings(current, value) : value;
   }
   return out;
 }
 
-function isPlainObject(value: unknown): value is Settings {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { createKeyQueue } from '../store/key-queue.js';
 import { openSqliteKeyv, type SqliteKeyv } from '../store/sqlite.js';
 import { randomId } from './ids.js';
 
@@ -63,7 +64,7 @@ type Cache<V> = { get(key: string): V | undefined; set(key: string, value: V): v
 export function createBinStore(db: SqliteKeyv, cache: CacheLimits = DEFAULT_CACHE): BinStore {
   const { keyv } = db;
   // Per-bin queue: saves to one bin run one after another, so each gets the next number.
-  const queues = new Map<string, Promise<unknown>>();
+  const queue = createKeyQueue();
   // This process is the file's only writer (the lock), so what it caches cannot go stale.
   // Revisions never change; heads change only through append/remove below, which update the cache.
   const heads = boundedCache<Head>({ max: cache.heads }, cache.heads);
@@ -77,17 +78,6 @@ export function createBinStore(db: SqliteKeyv, cache: CacheLimits = DEFAULT_CACH
   // One statement writes the revision and the head: both land, or neither does.
   const upsertTwo = `INSERT INTO keyv (key, value) VALUES (?, ?), (?, ?)
     ON CONFLICT(key) DO UPDATE SET value = excluded.value`;
-
-  function withLock<T>(bin: string, task: () => Promise<T>): Promise<T> {
-    const previous = queues.get(bin) ?? Promise.resolve();
-    const run = previous.then(task, task);
-    const tail = run.catch(() => {});
-    queues.set(bin, tail);
-    void tail.then(() => {
-      if (queues.get(bin) === tail) queues.delete(bin);
-    });
-    return run;
-  }
 
   async function readHead(bin: string): Promise<Head | undefined> {
     let head = heads.get(bin);
@@ -118,7 +108,7 @@ export function createBinStore(db: SqliteKeyv, cache: CacheLimits = DEFAULT_CACH
   async function freshId(): Promise<string> {
     for (let attempt = 0; ; attempt++) {
       const id = randomId(6 + Math.floor(attempt / 3));
-      if (!queues.has(id) && !(await readHead(id))) return id;
+      if (!queue.busy(id) && !(await readHead(id))) return id;
     }
   }
 
@@ -136,7 +126,7 @@ export function createBinStore(db: SqliteKeyv, cache: CacheLimits = DEFAULT_CACH
     async append(requested, build) {
       for (;;) {
         const bin = requested ?? (await freshId());
-        const saved = await withLock(bin, async () => {
+        const saved = await queue.run(bin, async () => {
           const head = await readHead(bin);
           // A random id taken meanwhile (by a save that named it) is never written over.
           if (requested === undefined && head) return undefined;
@@ -162,7 +152,7 @@ export function createBinStore(db: SqliteKeyv, cache: CacheLimits = DEFAULT_CACH
     },
 
     async remove(bin, rev) {
-      return withLock(bin, async () => {
+      return queue.run(bin, async () => {
         const head = await readHead(bin);
         if (!head || head.latest === 0) return undefined;
         const target = rev ?? head.latest;

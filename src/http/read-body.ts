@@ -1,8 +1,15 @@
 import getRawBody from 'raw-body';
+import type { IncomingMessage } from 'node:http';
 import type { Context } from 'koa';
 import { HttpError } from './errors.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** Whether the request says it has a body: chunked, or a Content-Length other than 0. */
+export function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
 
 /**
  * The request body as text. raw-body enforces the limit (declared length and bytes received)

@@ -1,9 +1,9 @@
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { HttpError } from '../http/errors.js';
+import { readJsonBody } from '../http/json-body.js';
 import type { Endpoint, MockStore } from './store.js';
 import { checkName, parseMockInput } from './validate.js';
-import { readJsonBody } from './json-body.js';
 import type { RequestFeed } from './request-feed.js';
 import { streamRequestEvents } from './request-events.js';
 
@@ -18,17 +18,18 @@ export type ApiOptions = {
 };
 
 /**
- * The JSON API under /api. The original service's routes keep their answers (201 on add, 409 on
- * a repeated name); everything newer lives on its own routes.
+ * The JSON API under /api (docs/mock-api.md). The original service's routes keep their answers
+ * (201 on add, 409 on a repeated name); everything newer lives on its own routes.
  */
 export function apiRouter(options: ApiOptions): Router {
-  const { store, maxBody } = options;
+  const { store } = options;
   const validate = { maxDelay: options.maxDelay };
+  const body = { limit: options.maxBody, requireJsonType: true };
   const router = new Router({ prefix: '/api' });
 
   // The original contract: create only.
   router.put('/endpoint/add', async (ctx) => {
-    const input = parseMockInput(await readJsonBody(ctx, maxBody), validate);
+    const input = parseMockInput(await readJsonBody(ctx, body), validate);
     const { created } = await store.add(input);
     if (!created) throw new HttpError(409, `an endpoint named '${input.name}' already exists`, 'name');
     reply(ctx, 201, recordJson(store.get(input.name)!));
@@ -55,7 +56,7 @@ export function apiRouter(options: ApiOptions): Router {
   // Create or replace, so a setup script can run twice.
   router.put('/endpoint/:name', async (ctx) => {
     const name = checkName(ctx.params.name);
-    const input = parseMockInput(await readJsonBody(ctx, maxBody), validate, name);
+    const input = parseMockInput(await readJsonBody(ctx, body), validate, name);
     const { created, endpoint } = await store.put(input);
     reply(ctx, created ? 201 : 200, recordJson(endpoint));
   });

@@ -51,12 +51,6 @@ export class RequestLog {
   }
 }
 
-/** True when a request carries a body to read (GETs usually do not, and skip the work). */
-export function hasBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-}
-
 /**
  * Reads a request body, keeping at most LOG_BODY_BYTES and draining the rest, then calls `done`.
  * A client that goes away mid-body never calls `done`.

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { answerPreflight, corsHeaders, isPreflight } from './cors.js';
 import type { RequestFeed } from './request-feed.js';
-import { clientIp, hasBody, readLoggedBody, type LoggedRequest } from './request-log.js';
+import { clientIp, readLoggedBody, type LoggedRequest } from './request-log.js';
+import { hasBody } from '../http/read-body.js';
 import type { Endpoint, MockStore } from './store.js';
 import type { Logger } from '../server/logger.js';
 
@@ -17,8 +18,8 @@ export type ServeEndpointOptions = {
 /** Answers one request for `/endpoint/<name>` on the raw node objects. */
 export type ServeEndpoint = (req: IncomingMessage, res: ServerResponse, name: string) => void;
 
-// Statuses that never carry a body (RFC 9110 15.3.5, 15.4.5).
-const NO_BODY = new Set([204, 304]);
+// Statuses that never carry content (RFC 9110 15.3.5, 15.3.6, 15.4.5; docs/mock-api.md): the data is not sent.
+const NO_BODY = new Set([204, 205, 304]);
 
 /**
  * The one implementation of `/endpoint/<name>`, for every method: both the pre-Koa hot path and
@@ -92,9 +93,14 @@ function buildHead(endpoint: Endpoint, cors: boolean): string[] {
   const add = (name: string, value: string) => {
     if (!given.has(name.toLowerCase())) head.push(name, value);
   };
-  if (!NO_BODY.has(endpoint.record.statusCode)) {
+  const status = endpoint.record.statusCode;
+  if (!NO_BODY.has(status)) {
     add('Content-Type', 'application/json; charset=utf-8');
     head.push('Content-Length', String(endpoint.body.length));
+  } else if (status === 205) {
+    // Unlike 204 and 304, HTTP/1.1 framing does not know 205 is empty (RFC 9112 6.3): say so, and the
+    // connection stays reusable (RFC 9110 15.3.6 allows Content-Length: 0, forbids it on 204).
+    head.push('Content-Length', '0');
   }
   if (cors) {
     const corsHead = corsHeaders(names);

@@ -1,3 +1,4 @@
+import { createKeyQueue } from '../store/key-queue.js';
 import { openSqliteKeyv, type SqliteKeyv } from '../store/sqlite.js';
 import { newStats, type EndpointStats } from './request-log.js';
 import type { MockInput } from './validate.js';
@@ -59,16 +60,7 @@ export async function createMockStore(db: SqliteKeyv): Promise<MockStore> {
   }
 
   // Writes to one name run one after another, so two adds of the same name cannot both create it.
-  const queues = new Map<string, Promise<unknown>>();
-  const serialized = <T>(name: string, work: () => Promise<T>): Promise<T> => {
-    const run = (queues.get(name) ?? Promise.resolve()).then(work);
-    const tail = run.catch(() => {});
-    queues.set(name, tail);
-    void tail.then(() => {
-      if (queues.get(name) === tail) queues.delete(name);
-    });
-    return run;
-  };
+  const queue = createKeyQueue();
 
   const write = async (input: MockInput, replace: boolean): Promise<WriteResult> => {
     const existing = endpoints.get(input.name);
@@ -87,10 +79,10 @@ export async function createMockStore(db: SqliteKeyv): Promise<MockStore> {
     file: db.file,
     get: (name) => endpoints.get(name),
     list: () => [...endpoints.values()].sort((a, b) => (a.record.name < b.record.name ? -1 : 1)),
-    add: (input) => serialized(input.name, () => write(input, false)),
-    put: (input) => serialized(input.name, () => write(input, true)),
+    add: (input) => queue.run(input.name, () => write(input, false)),
+    put: (input) => queue.run(input.name, () => write(input, true)),
     delete: (name) =>
-      serialized(name, async () => {
+      queue.run(name, async () => {
         if (!endpoints.has(name)) return false;
         if (!(await db.keyv.delete(KEY + name))) throw new Error(`the data file did not delete endpoint '${name}'`);
         endpoints.delete(name);

@@ -1,4 +1,5 @@
 import { HttpError } from '../http/errors.js';
+import { isJsonObject } from '../http/json-body.js';
 
 /** What a caller may set on an endpoint; `json` is `data` already serialized, exactly as it will be served. */
 export type MockInput = {
@@ -15,6 +16,11 @@ export type ValidateOptions = {
 };
 
 const NAME = /^[A-Za-z0-9._~-]{1,128}$/;
+/**
+ * Segments the management API's own routes take under /api/endpoint/ (PUT /api/endpoint/add), in
+ * lower case as the router matches without regard to case: an endpoint so named could never be replaced.
+ */
+const RESERVED_NAMES = new Set(['add']);
 // RFC 9110 token: what Node accepts as a header name.
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // Node refuses control characters (other than tab) in header values.
@@ -42,19 +48,22 @@ export function checkName(name: unknown): string {
     throw bad('name', 'name must be 1 to 128 characters, each a letter, a digit or one of . _ ~ -');
   }
   if (name === '.' || name === '..') throw bad('name', "name must not be '.' or '..'");
+  if (RESERVED_NAMES.has(name.toLowerCase())) {
+    throw bad('name', `name '${name}' is reserved: PUT /api/endpoint/${name} is the API's route that adds endpoints`);
+  }
   return name;
 }
 
 /**
- * Turns a parsed request body into a MockInput. `urlName` is set for PUT /api/endpoint/<name>,
- * where the body's own `name` is optional but must agree. Unknown fields are ignored, as the
- * original service did, so its clients keep working.
+ * Turns a parsed request body (undefined when empty) into a MockInput, by the rules of
+ * docs/mock-api.md. `urlName` is set for PUT /api/endpoint/<name>, where the body's own `name` is
+ * optional but must agree. Unknown fields are ignored, as the original service did, so its clients
+ * keep working.
  */
 export function parseMockInput(body: unknown, options: ValidateOptions, urlName?: string): MockInput {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new HttpError(400, 'request body must be a JSON object');
-  }
-  const fields = body as Record<string, unknown>;
+  if (body === undefined) throw new HttpError(400, 'the request has no body; send a JSON object');
+  if (!isJsonObject(body)) throw new HttpError(400, 'request body must be a JSON object');
+  const fields = body;
   let name: string;
   if (urlName === undefined) {
     name = checkName(fields.name);
@@ -109,6 +118,8 @@ function checkHeaders(value: unknown): Record<string, string> {
   for (const [name, headerValue] of Object.entries(value)) {
     const lower = name.toLowerCase();
     if (!HEADER_NAME.test(name)) throw bad('headers', `headers: '${name}' is not a valid header name`);
+    // JSON.parse keeps "__proto__" as a key, but assigning it to an object would drop it without a word.
+    if (lower === '__proto__') throw bad('headers', `headers: '${name}' cannot be used as a header name`);
     if (RESERVED_HEADERS.has(lower)) {
       throw bad('headers', `headers: '${name}' is set by the server and cannot be given`);
     }

@@ -182,7 +182,9 @@ describe('bin REST API', () => {
 
     it('lists every bin newest first, revisions newest first, with title and description', async () => {
       const first = await keyedSave('old');
-      await new Promise((r) => setTimeout(r, 5));
+      // The order is by creation time, in milliseconds: the next save must land in a later one.
+      const saved = Date.now();
+      while (Date.now() === saved) await new Promise((r) => setImmediate(r));
       const res = await keyed.postForm(
         '/api/save',
         { html: 'new', settings: JSON.stringify({ title: 'My title', description: 'About it' }) },

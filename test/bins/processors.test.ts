@@ -71,7 +71,7 @@ describe('preprocessors', () => {
 
     it('refuses a body that is not JSON with 400', async () => {
       const res = await server.fetch('/api/compile', { method: 'POST', body: 'processor=less' });
-      expect([res.status, await res.json()]).to.deep.equal([400, { error: 'the body must be a JSON object' }]);
+      expect([res.status, await res.json()]).to.deep.equal([400, { error: 'malformed JSON body' }]);
     });
   });
 

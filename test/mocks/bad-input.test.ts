@@ -63,6 +63,20 @@ const rows: Row[] = [
     message: `headers: '${name}' is set by the server and cannot be given`,
     field: 'headers',
   })),
+  // Written out: an object literal's __proto__ would set its prototype, not a key.
+  ...['__proto__', '__PROTO__'].map((name) => ({
+    title: `a header named ${name}`,
+    body: `{"name":"a","data":1,"headers":{"X-A":"1","${name}":"x"}}`,
+    message: `headers: '${name}' cannot be used as a header name`,
+    field: 'headers',
+  })),
+  // PUT /api/endpoint/add is the add route (the router ignores case): an endpoint so named could not be replaced.
+  ...['add', 'ADD', 'Add'].map((name) => ({
+    title: `the reserved name ${name}`,
+    body: json({ name, data: 1 }),
+    message: `name '${name}' is reserved: PUT /api/endpoint/${name} is the API's route that adds endpoints`,
+    field: 'name',
+  })),
   {
     title: 'one header given twice in different case',
     body: json({ name: 'a', data: 1, headers: { 'x-a': '1', 'X-A': '2' } }),
@@ -164,6 +178,16 @@ describe('mock API: bad input is refused with the field named and nothing stored
     const res = await server.putJson('/api/endpoint/a%20b', { data: 1 });
     expect(res.status).to.equal(400);
     expect(await res.json()).to.deep.equal({ success: false, message: NAME_RULE, field: 'name' });
+  });
+
+  it('answers 400 to the reserved name add reached percent-encoded in the URL of PUT /api/endpoint/<name>', async () => {
+    const res = await server.putJson('/api/endpoint/%61dd', { data: 1 });
+    expect(res.status).to.equal(400);
+    expect(await res.json()).to.deep.equal({
+      success: false,
+      message: "name 'add' is reserved: PUT /api/endpoint/add is the API's route that adds endpoints",
+      field: 'name',
+    });
   });
 
   it('answers 400 when the name in the body differs from the one in the URL', async () => {

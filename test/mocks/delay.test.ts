@@ -16,8 +16,9 @@ function timedGet(url: string, agent: Agent): Promise<{ status: number; ms: numb
 }
 
 describe('endpoint delay', function () {
-  // Upper bounds are loose: a busy CI machine must not fail these, a blocking wait still would.
-  this.timeout(20_000);
+  // Correctness, not speed: lower bounds are the delay itself, upper bounds many times what an idle
+  // machine takes, so a loaded one passes and a blocking wait still fails. Speed is in bench/mocks.js.
+  this.timeout(120_000);
   let server: TestMockServer;
   before(async () => {
     server = await startMockServer();
@@ -32,10 +33,10 @@ describe('endpoint delay', function () {
     const res = await server.fetch('/endpoint/slow');
     const ms = performance.now() - start;
     expect(await res.json()).to.deep.equal({ slow: true });
-    expect(ms).to.be.at.least(295).and.below(1500);
+    expect(ms).to.be.at.least(295).and.below(3000);
   });
 
-  it('finishes 1,000 concurrent requests at delay 300 ms in about 300 ms', async () => {
+  it('answers 1,000 concurrent requests at delay 300 ms, none early, all together rather than in turn', async () => {
     const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
     const start = performance.now();
     const results = await Promise.all(
@@ -43,19 +44,26 @@ describe('endpoint delay', function () {
     );
     const total = performance.now() - start;
     agent.destroy();
-    const times = results.map((r) => r.ms).sort((a, b) => a - b);
     expect(results.every((r) => r.status === 200)).to.equal(true);
-    expect(times[0]).to.be.at.least(295);
-    // A blocking wait would take 1,000 x 300 ms; a listen backlog too small for the burst, 1.3 s or more.
-    expect(times[949], '95th percentile').to.be.below(1200);
-    expect(total).to.be.below(3000);
+    expect(Math.min(...results.map((r) => r.ms))).to.be.at.least(295);
+    // About 1 s idle, 7.5 s seen on a heavily loaded 2-core machine; one request after another would take 300 s.
+    expect(total).to.be.below(60_000);
   });
 
   it('does not hold up requests to other endpoints', async () => {
-    const slow = server.fetch('/endpoint/slow');
-    const start = performance.now();
-    await (await server.fetch('/endpoint/fast')).json();
-    expect(performance.now() - start).to.be.below(250);
+    const hits = () => server.store.get('very-slow')!.stats.hits;
+    const before = hits();
+    const controller = new AbortController();
+    let slowDone = false;
+    const slow = server
+      .fetch('/endpoint/very-slow', { signal: controller.signal })
+      .then(() => (slowDone = true))
+      .catch(() => 'aborted');
+    // The 5 s request is being delayed once the server has counted it.
+    await waitFor(() => hits() === before + 1, 10_000);
+    expect(await (await server.fetch('/endpoint/fast')).json()).to.deep.equal({ fast: true });
+    expect(slowDone, 'the fast answer came before the slow one').to.equal(false);
+    controller.abort();
     await slow;
   });
 

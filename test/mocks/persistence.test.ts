@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/temp.js';
+import { openMockStore } from '../../src/mocks/store.js';
 import { addEndpoint, startMockServer } from './server.js';
 
 describe('mock storage across restarts', () => {
@@ -57,6 +58,26 @@ describe('mock storage across restarts', () => {
       expect(await (await second.fetch('/endpoint/e1999')).json()).to.equal(1999);
     } finally {
       await second.close();
+    }
+  });
+
+  it('loads, serves, shows and deletes an endpoint named add kept from before the name was reserved', async () => {
+    const file = join(temp.dir, 'mocks.sqlite');
+    // The store itself does not validate: this writes what an older version let through the API.
+    const old = await openMockStore(file);
+    await old.put({ name: 'add', json: '{"old":true}', statusCode: 200, delay: 0 });
+    await old.close();
+    const server = await startMockServer({ file });
+    try {
+      expect(await (await server.fetch('/endpoint/add')).json()).to.deep.equal({ old: true });
+      expect(await (await server.fetch('/api/endpoint/add')).json()).to.deep.include({ name: 'add', data: { old: true } });
+      const names = (await (await server.fetch('/api/endpoints')).json()).endpoints.map((e: { name: string }) => e.name);
+      expect(names).to.deep.equal(['add']);
+      const deleted = await server.fetch('/api/endpoint/add', { method: 'DELETE' });
+      expect(await deleted.json()).to.deep.equal({ success: true, name: 'add' });
+      expect((await server.fetch('/endpoint/add')).status).to.equal(404);
+    } finally {
+      await server.close();
     }
   });
 });

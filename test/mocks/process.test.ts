@@ -55,7 +55,8 @@ describe('snippetkit serve-mocks (the process)', function () {
 
   it('finishes a delayed request in flight when stopped with SIGTERM', async () => {
     const server = await startServerProcess(['serve-mocks', '--port', '0', '--data', join(temp.dir, 'm.sqlite')]);
-    await put(`${server.url}/api/endpoint/add`, { name: 'slow', data: 'done', delay: 400 });
+    // Long enough that the stop comes while the answer is held back, well inside the 5 s grace period.
+    await put(`${server.url}/api/endpoint/add`, { name: 'slow', data: 'done', delay: 1500 });
     // Connection: close (agent false), as a keep-alive socket would hold the close to its idle timeout.
     const inFlight = new Promise<string>((resolve, reject) => {
       get(`${server.url}/endpoint/slow`, { agent: false }, (res) => {
@@ -64,7 +65,9 @@ describe('snippetkit serve-mocks (the process)', function () {
         res.on('end', () => resolve(body));
       }).on('error', reject);
     });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // In flight once the server has counted it (a hit is counted on arrival, before the delay).
+    const hits = async () => ((await (await fetch(`${server.url}/api/endpoint/slow`)).json()) as { hits: number }).hits;
+    while ((await hits()) === 0);
     const stopped = server.stop();
     expect(await inFlight).to.equal('"done"');
     expect(await stopped).to.equal(0);

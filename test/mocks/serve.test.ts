@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { TestResponse } from '../helpers/http.js';
+import { rawRequest } from '../helpers/raw-http.js';
 import { addEndpoint, startMockServer, type TestMockServer } from './server.js';
 
 describe('GET /endpoint/<name>', () => {
@@ -116,6 +117,37 @@ describe('GET /endpoint/<name>', () => {
     await server.fetch('/endpoint/created', { method: 'POST', body: 'x' });
     expect((await (await server.fetch('/api/endpoint/created')).json()).hits).to.equal(before + 2);
   });
+});
+
+describe('/endpoint/<name> with a status that carries no content', () => {
+  let server: TestMockServer;
+  before(async () => {
+    server = await startMockServer();
+    for (const statusCode of [204, 205, 304]) {
+      await addEndpoint(server, { name: `s${statusCode}`, data: { never: 'sent' }, statusCode });
+    }
+  });
+  after(() => server.close());
+
+  // Raw bytes: fetch would hide a body or a length the server should not have sent.
+  const cases: [number, string, string | null][] = [
+    [204, 'GET', null],
+    [204, 'HEAD', null],
+    [205, 'GET', '0'],
+    [205, 'HEAD', '0'],
+    [304, 'GET', null],
+    [304, 'HEAD', null],
+  ];
+  for (const [status, method, length] of cases) {
+    it(`answers ${method} of a stored ${status} with no body and Content-Length ${length ?? 'absent'}`, async () => {
+      const request = `${method} /endpoint/s${status} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`;
+      const answer = await rawRequest(server.url, request);
+      expect(answer.status).to.equal(status);
+      expect(answer.body).to.equal('');
+      expect(/^content-length: (.*)$/im.exec(answer.headers)?.[1] ?? null).to.equal(length);
+      expect(answer.headers).not.to.match(/^(content-type|transfer-encoding):/im);
+    });
+  }
 });
 
 describe('/endpoint/<name> with --no-cors', () => {
