@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { answerPreflight, corsHeaders, isPreflight } from './cors.js';
+import { corsHeaders, isPreflight, preflightHeaders, type CorsPolicy } from '../http/cors.js';
 import type { RequestFeed } from './request-feed.js';
 import { clientIp, hasBody, readLoggedBody, type LoggedRequest } from './request-log.js';
 import type { Endpoint, MockStore } from './store.js';
@@ -16,6 +16,12 @@ export type ServeEndpointOptions = {
 
 /** Answers one request for `/endpoint/<name>` on the raw node objects. */
 export type ServeEndpoint = (req: IncomingMessage, res: ServerResponse, name: string) => void;
+
+/**
+ * CORS for the mock endpoints (not the API: keeping the API same-origin means a web page the user
+ * visits cannot change their mocks). Any origin may read and send anything.
+ */
+const ENDPOINT_CORS: CorsPolicy = { origin: '*', methods: 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS', privateNetwork: true };
 
 // Statuses that never carry a body (RFC 9110 15.3.5, 15.4.5).
 const NO_BODY = new Set([204, 304]);
@@ -96,12 +102,16 @@ function buildHead(endpoint: Endpoint, cors: boolean): string[] {
     add('Content-Type', 'application/json; charset=utf-8');
     head.push('Content-Length', String(endpoint.body.length));
   }
-  if (cors) {
-    const corsHead = corsHeaders(names);
-    for (let i = 0; i < corsHead.length; i += 2) add(corsHead[i]!, corsHead[i + 1]!);
-  }
+  // Custom headers are exposed so scripts can read them.
+  if (cors) for (const [name, value] of corsHeaders(ENDPOINT_CORS, names)) add(name, value);
   for (const name of names) head.push(name, custom[name]!);
   return head;
+}
+
+/** A preflight's 204: every method, the headers the browser asked for. Not a hit, not logged. */
+function answerPreflight(req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(204, preflightHeaders(ENDPOINT_CORS, req).flat());
+  res.end();
 }
 
 function notFound(req: IncomingMessage, res: ServerResponse, name: string, cors: boolean): void {
@@ -111,7 +121,7 @@ function notFound(req: IncomingMessage, res: ServerResponse, name: string, cors:
 function sendJson(req: IncomingMessage, res: ServerResponse, status: number, value: unknown, cors: boolean): void {
   const body = Buffer.from(JSON.stringify(value));
   const head = ['Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(body.length)];
-  if (cors) head.push(...corsHeaders([]));
+  if (cors) head.push(...corsHeaders(ENDPOINT_CORS).flat());
   res.writeHead(status, head);
   res.end(req.method === 'HEAD' ? undefined : body);
 }
