@@ -1,50 +1,11 @@
 import { expect } from 'chai';
 import { RequestFeed } from '../../src/mocks/request-feed.js';
+import { openSse, type SseClient, type SseOptions } from '../helpers/sse.js';
+import { until } from '../helpers/until.js';
 import { addEndpoint, startMockServer, type StartOptions, type TestMockServer } from './server.js';
 
-type Event = { event: string; data: string };
-
-/** An open event stream read with fetch: `next()` resolves with each frame in turn (comments included). */
-type EventStream = { status: number; headers: Headers; next(): Promise<Event>; close(): void; ended: Promise<void> };
-
-async function openEvents(server: TestMockServer, name: string): Promise<EventStream> {
-  const abort = new AbortController();
-  const res = await server.fetch(`/api/endpoint/${name}/events`, { signal: abort.signal });
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = '';
-  let ended!: () => void;
-  const endedPromise = new Promise<void>((resolve) => (ended = resolve));
-  const next = async (): Promise<Event> => {
-    for (;;) {
-      const end = buffered.indexOf('\n\n');
-      if (end !== -1) {
-        const block = buffered.slice(0, end);
-        buffered = buffered.slice(end + 2);
-        const event: Event = { event: '', data: '' };
-        for (const line of block.split('\n')) {
-          if (line.startsWith(':')) event.event = 'comment';
-          else if (line.startsWith('event: ')) event.event = line.slice(7);
-          else if (line.startsWith('data: ')) event.data = line.slice(6);
-        }
-        return event;
-      }
-      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
-      if (done) {
-        ended();
-        throw new Error('the stream ended');
-      }
-      buffered += value;
-    }
-  };
-  return { status: res.status, headers: res.headers, next, close: () => abort.abort(), ended: endedPromise };
-}
-
-/** The next event that is not a comment. */
-async function nextEvent(stream: EventStream): Promise<Event> {
-  for (;;) {
-    const event = await stream.next();
-    if (event.event !== 'comment') return event;
-  }
+function openEvents(server: TestMockServer, name: string, options?: SseOptions): Promise<SseClient> {
+  return openSse(`${server.url}/api/endpoint/${name}/events`, options);
 }
 
 describe('GET /api/endpoint/<name>/events', () => {
@@ -71,7 +32,7 @@ describe('GET /api/endpoint/<name>/events', () => {
       expect(stream.status).to.equal(200);
       expect(stream.headers.get('content-type')).to.equal('text/event-stream; charset=utf-8');
       expect(stream.headers.get('cache-control')).to.equal('no-cache, no-transform');
-      const first = await nextEvent(stream);
+      const first = await stream.next('log');
       expect(first.event).to.equal('log');
       expect(JSON.parse(first.data).map((r: { url: string }) => r.url)).to.deep.equal([
         '/endpoint/hook?n=2',
@@ -95,19 +56,19 @@ describe('GET /api/endpoint/<name>/events', () => {
       await start({ hotPath });
       const stream = await openEvents(server, 'hook');
       try {
-        expect(JSON.parse((await nextEvent(stream)).data)).to.deep.equal([]);
+        expect(JSON.parse((await stream.next('log')).data)).to.deep.equal([]);
         await server.fetch('/endpoint/hook?n=1', {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-signature': 'abc' },
           body: '{"event":"push",\n"line":2}',
         });
         await server.fetch('/endpoint/hook?n=2');
-        const one = await nextEvent(stream);
+        const one = await stream.next('request');
         expect(one.event).to.equal('request');
         const entry = JSON.parse(one.data);
         expect(entry).to.deep.include({ method: 'POST', url: '/endpoint/hook?n=1', body: '{"event":"push",\n"line":2}' });
         expect(entry.headers).to.include({ 'x-signature': 'abc' });
-        expect(JSON.parse((await nextEvent(stream)).data).url).to.equal('/endpoint/hook?n=2');
+        expect(JSON.parse((await stream.next('request')).data).url).to.equal('/endpoint/hook?n=2');
       } finally {
         stream.close();
       }
@@ -119,10 +80,10 @@ describe('GET /api/endpoint/<name>/events', () => {
     await addEndpoint(server, { name: 'other', data: 1 });
     const stream = await openEvents(server, 'hook');
     try {
-      await nextEvent(stream);
+      await stream.next('log');
       await server.fetch('/endpoint/other');
       await server.fetch('/endpoint/hook?mine');
-      expect(JSON.parse((await nextEvent(stream)).data).url).to.equal('/endpoint/hook?mine');
+      expect(JSON.parse((await stream.next('request')).data).url).to.equal('/endpoint/hook?mine');
     } finally {
       stream.close();
     }
@@ -132,41 +93,34 @@ describe('GET /api/endpoint/<name>/events', () => {
     await start({ config: { eventKeepAliveMs: 30 } });
     const stream = await openEvents(server, 'hook');
     try {
-      await nextEvent(stream);
-      expect(await stream.next()).to.deep.equal({ event: 'comment', data: '' });
+      await stream.next('log');
+      expect(await stream.next(':')).to.deep.equal({ event: ':', data: 'keep-alive' });
     } finally {
       stream.close();
     }
   });
 
   it('answers 503 past the stream limit, and frees a stream when its client leaves', async () => {
-    await start({ config: { maxEventStreams: 1 } });
+    const feed = new RequestFeed();
+    await start({ config: { maxEventStreams: 1 }, feed });
     const first = await openEvents(server, 'hook');
-    await nextEvent(first);
+    await first.next('log');
     const refused = await server.fetch('/api/endpoint/hook/events');
     expect(refused.status).to.equal(503);
     expect(await refused.json()).to.deep.equal({ success: false, message: 'too many open event streams, try again later' });
     first.close();
-    let second: EventStream | undefined;
-    for (let tries = 0; tries < 50 && second?.status !== 200; tries++) {
-      second?.close();
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      second = await openEvents(server, 'hook');
-    }
-    try {
-      expect(second!.status).to.equal(200);
-    } finally {
-      second!.close();
-    }
+    await until(() => feed.size === 0);
+    const second = await openEvents(server, 'hook');
+    second.close();
+    expect(second.status).to.equal(200);
   });
 
   it('ends every stream when its feed closes, and refuses new ones, so shutdown need not wait', async () => {
     const feed = new RequestFeed();
     await start({ feed });
     const stream = await openEvents(server, 'hook');
-    await nextEvent(stream);
+    await stream.next('log');
     feed.close();
-    await stream.next().catch(() => {});
     await stream.ended;
     const refused = await server.fetch('/api/endpoint/hook/events');
     expect(refused.status).to.equal(503);
@@ -176,11 +130,10 @@ describe('GET /api/endpoint/<name>/events', () => {
   it('without that, the server still closes within its grace period, dropping the stream', async () => {
     await start();
     const stream = await openEvents(server, 'hook');
-    await nextEvent(stream);
+    await stream.next('log');
     const started = Date.now();
     await server.close(); // the test server's grace period is 100 ms
     expect(Date.now() - started).to.be.below(2000);
-    await stream.next().catch(() => {});
     await stream.ended;
     server = await startMockServer(); // for afterEach
   });
