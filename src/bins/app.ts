@@ -42,10 +42,13 @@ export function createBinApp({
   // Koa would print errors itself (a client that times out, say); ours are logged once by the error middleware.
   app.silent = true;
 
-  // One error middleware: JSON in JS Bin's shape under /api, an HTML page for everything a browser opens.
+  // One error middleware: JSON in JS Bin's shape under /api and for event streams, an HTML page for
+  // everything a browser opens.
   app.use(
     errorHandler((status, message, field, ctx) => {
-      if (isUnder('/api', ctx.path)) return field ? { error: message, field } : { error: message };
+      if (isUnder('/api', ctx.path) || ctx.get('Accept').includes('text/event-stream')) {
+        return field ? { error: message, field } : { error: message };
+      }
       ctx.type = 'html';
       return errorPage(status, message, rootFrom(ctx.path));
     }, logger),

@@ -9,6 +9,8 @@ export type SseClient = {
   headers: Headers;
   /** The next event named `name` (or any of the names), skipping others; rejects after `ms` or once the stream has ended. */
   next(name: string | string[], ms?: number): Promise<SseEvent>;
+  /** The body of an answer that is not a stream (a 404, a 503), as text. */
+  text(): Promise<string>;
   /** Resolves when the server ends or drops the stream (or close() does). */
   ended: Promise<void>;
   close(): void;
@@ -40,7 +42,9 @@ export async function openSse(url: string, options: SseOptions = {}): Promise<Ss
     wake();
   });
   res.setEncoding('utf8');
+  let body = '';
   res.on('data', (chunk: string) => {
+    if (res.statusCode !== 200) body += chunk;
     parser.feed(chunk);
     wake();
   });
@@ -65,6 +69,7 @@ export async function openSse(url: string, options: SseOptions = {}): Promise<Ss
       }
     },
     ended,
+    text: () => ended.then(() => body),
     close: () => req.destroy(),
   };
 }
