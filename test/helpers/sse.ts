@@ -53,7 +53,7 @@ export async function openSse(url: string, options: SseOptions = {}): Promise<Ss
   return {
     status: res.statusCode ?? 0,
     headers,
-    async next(name, ms = 2000) {
+    async next(name, ms = 10_000) {
       const deadline = Date.now() + ms;
       const names = typeof name === 'string' ? [name] : name;
       for (;;) {
