@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { RequestFeed } from '../../src/mocks/request-feed.js';
 import { openSse, type SseClient, type SseOptions } from '../helpers/sse.js';
 import { until } from '../helpers/until.js';
+import { openIdleStreams, statuses, type IdleStream } from '../helpers/idle-streams.js';
 import { addEndpoint, startMockServer, type StartOptions, type TestMockServer } from './server.js';
 
 function openEvents(server: TestMockServer, name: string, options?: SseOptions): Promise<SseClient> {
@@ -136,5 +137,67 @@ describe('GET /api/endpoint/<name>/events', () => {
     expect(Date.now() - started).to.be.below(2000);
     await stream.ended;
     server = await startMockServer(); // for afterEach
+  });
+});
+
+describe('event stream limits on the mock server', () => {
+  let server: TestMockServer;
+  let idle: IdleStream[] = [];
+  const open: SseClient[] = [];
+  const start = async (feed: RequestFeed) => {
+    server = await startMockServer({ feed });
+    await addEndpoint(server, { name: 'hook', data: { ok: true } });
+  };
+  afterEach(async () => {
+    idle.forEach(({ socket }) => socket.destroy());
+    idle = [];
+    open.splice(0).forEach((client) => client.close());
+    await server.close();
+  });
+
+  async function follow(localAddress: string): Promise<SseClient> {
+    const client = await openEvents(server, 'hook', { localAddress });
+    open.push(client);
+    if (client.status === 200) await client.next('log');
+    return client;
+  }
+
+  it('keeps a real follower in while 200 idle sockets from one other address try to hold an endpoint', async () => {
+    await start(new RequestFeed());
+    idle = await openIdleStreams(server.url, '/api/endpoint/hook/events', 200, ['127.0.0.2']);
+    expect(statuses(idle)).to.deep.equal({ 200: 50, 503: 150 });
+    expect(idle.find((stream) => stream.status === 503)!.first).to.include(
+      '{"success":false,"message":"too many open event streams from your address, try again later"}',
+    );
+    expect((await follow('127.0.0.1')).status).to.equal(200);
+  });
+
+  it('makes way in a full endpoint by evicting the oldest stream of the address holding the most', async () => {
+    await start(new RequestFeed({ maxPerTopic: 3, maxPerAddress: 2 }));
+    const a = [await follow('127.0.0.2'), await follow('127.0.0.2')];
+    expect((await follow('127.0.0.2')).status).to.equal(503);
+    await follow('127.0.0.3');
+    const c = await follow('127.0.0.4');
+    expect(c.status).to.equal(200);
+    await a[0]!.ended;
+    const refused = await follow('127.0.0.3');
+    expect([refused.status, JSON.parse(await refused.text())]).to.deep.equal([
+      503,
+      { success: false, message: 'too many open event streams here, try again later' },
+    ]);
+  });
+
+  it('drops a reader that stops reading once it is too far behind', async () => {
+    const feed = new RequestFeed({ maxBuffered: 64 * 1024 });
+    await start(feed);
+    idle = await openIdleStreams(server.url, '/api/endpoint/hook/events', 1, ['127.0.0.2']);
+    expect(feed.size).to.equal(1);
+    // Each request is logged with up to 64 KB of its body, and sent as an event; the kernel's
+    // socket buffers take a few MB before the server has to hold anything.
+    const body = 'x'.repeat(64 * 1024);
+    for (let sent = 0; feed.size > 0; sent++) {
+      expect(sent, 'requests sent without the reader being dropped').to.be.below(1000);
+      await server.fetch('/endpoint/hook', { method: 'POST', body });
+    }
   });
 });
