@@ -14,7 +14,11 @@ const READ = /^\/api\/([A-Za-z0-9_-]+)(?:\/(\d+|latest))?$/;
  * Authorization header allowed. Here so the Koa routes and this fast path cannot differ.
  */
 export function apiCorsPolicy(config: BinConfig): CorsPolicy {
-  return { origin: config.cors.origin, methods: 'GET, HEAD, POST, DELETE, OPTIONS', allowHeaders: 'Authorization, Content-Type' };
+  return {
+    origin: config.cors.origin,
+    methods: 'GET, HEAD, POST, DELETE, OPTIONS',
+    allowHeaders: 'Authorization, Content-Type',
+  };
 }
 
 /**

@@ -24,7 +24,11 @@ export const LIVE_DEFAULTS: LiveOptions = {
  * Output pages run on an opaque origin (CSP sandbox): they read the streams and post console
  * records cross-origin, whatever the API's own CORS origin.
  */
-export const OUTPUT_PAGE_CORS: CorsPolicy = { origin: '*', methods: 'POST', allowHeaders: 'Authorization, Content-Type' };
+export const OUTPUT_PAGE_CORS: CorsPolicy = {
+  origin: '*',
+  methods: 'POST',
+  allowHeaders: 'Authorization, Content-Type',
+};
 
 /** A bin's panels as its editor last broadcast them: what `?live` output pages show. Never a revision. */
 export type LiveState = { panels: Panels; processors: ProcessorChoice };

@@ -26,7 +26,13 @@ export type EventStreams = {
    * Admits a reader of `topic` from client `address` and starts the stream on the raw response
    * (`headers` added to ours), or says why not, having written nothing. HEAD gets the headers only.
    */
-  open(req: IncomingMessage, res: ServerResponse, topic: string, address: string, headers?: OutgoingHttpHeaders): OpenResult;
+  open(
+    req: IncomingMessage,
+    res: ServerResponse,
+    topic: string,
+    address: string,
+    headers?: OutgoingHttpHeaders,
+  ): OpenResult;
   /** One event to every reader of `topic`. */
   send(topic: string, event: string, data: string): void;
   count(topic: string): number;

@@ -21,7 +21,11 @@ export type ServeEndpoint = (req: IncomingMessage, res: ServerResponse, name: st
  * CORS for the mock endpoints (not the API: keeping the API same-origin means a web page the user
  * visits cannot change their mocks). Any origin may read and send anything.
  */
-const ENDPOINT_CORS: CorsPolicy = { origin: '*', methods: 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS', privateNetwork: true };
+const ENDPOINT_CORS: CorsPolicy = {
+  origin: '*',
+  methods: 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
+  privateNetwork: true,
+};
 
 // Statuses that never carry a body (RFC 9110 15.3.5, 15.4.5).
 const NO_BODY = new Set([204, 304]);

@@ -57,7 +57,8 @@ describe('live streams: who makes way in a full bin', () => {
     // A second app over the test server's store, with limits small enough to walk through.
     server = await startBinServer(OPEN);
     const live = createLiveHub({ maxPerTopic: 4, maxPerAddress: 3 });
-    running = await listen(createBinApp({ store: server.store, config: server.config, live }).callback(), 0, '127.0.0.1');
+    const app = createBinApp({ store: server.store, config: server.config, live });
+    running = await listen(app.callback(), 0, '127.0.0.1');
     bin = (await (await server.postForm('/api/save', { html: 'x' })).json()).url;
   });
   after(async () => {
@@ -92,7 +93,8 @@ describe('live streams: who makes way in a full bin', () => {
 
   it('caps the streams of one address across all bins', async () => {
     const other = (await (await server.postForm('/api/save', { html: 'y' })).json()).url;
-    const streams = await Promise.all([1, 2, 3].map(() => openSse(`${running.url}/${other}`, { localAddress: '127.0.0.5' })));
+    const url = `${running.url}/${other}`;
+    const streams = await Promise.all([1, 2, 3].map(() => openSse(url, { localAddress: '127.0.0.5' })));
     open.push(...streams);
     const fourth = await openSse(`${running.url}/${bin}`, { localAddress: '127.0.0.5' });
     expect([fourth.status, JSON.parse(await fourth.text())]).to.deep.equal([

@@ -42,7 +42,8 @@ describe('snippetkit serve-bins under an event-stream memory attack', function (
     const saved = await fetch(`${server.url}/api/save`, { method: 'POST', body: form });
     const bin = ((await saved.json()) as { url: string }).url;
     // Just under the route's 64 KB body limit.
-    const record = JSON.stringify({ records: [{ snippetkit: 'console', method: 'log', args: ['x'.repeat(62 * 1024)] }] });
+    const args = ['x'.repeat(62 * 1024)];
+    const record = JSON.stringify({ records: [{ snippetkit: 'console', method: 'log', args }] });
     expect(record.length).to.be.within(62 * 1024, 64 * 1024);
     await sendConsole(bin, record); // warm up the route before measuring idle
     const idleRss = rss(pid);
@@ -55,7 +56,8 @@ describe('snippetkit serve-bins under an event-stream memory attack', function (
     let peak = 0;
     let connections = -1;
     for (let sent = 0; sent < 500; sent += 8) {
-      const answers = await Promise.all(Array.from({ length: Math.min(8, 500 - sent) }, () => sendConsole(bin, record)));
+      const batch = Array.from({ length: Math.min(8, 500 - sent) }, () => sendConsole(bin, record));
+      const answers = await Promise.all(batch);
       connections = answers.at(-1)!;
       peak = Math.max(peak, rss(pid));
       // Fail as soon as the bound is passed, before a leaking server takes the machine with it.

@@ -7,7 +7,7 @@ export type SseEvent = { event: string; data: string };
 export type SseClient = {
   status: number;
   headers: Headers;
-  /** The next event named `name` (or any of the names), skipping others; rejects after `ms` or once the stream has ended. */
+  /** The next event named `name` (or any of `name`), skipping others; rejects after `ms` or once the stream ends. */
   next(name: string | string[], ms?: number): Promise<SseEvent>;
   /** The body of an answer that is not a stream (a 404, a 503), as text. */
   text(): Promise<string>;

@@ -67,7 +67,8 @@ describe('GET /api/endpoint/<name>/events', () => {
         const one = await stream.next('request');
         expect(one.event).to.equal('request');
         const entry = JSON.parse(one.data);
-        expect(entry).to.deep.include({ method: 'POST', url: '/endpoint/hook?n=1', body: '{"event":"push",\n"line":2}' });
+        const body = '{"event":"push",\n"line":2}';
+        expect(entry).to.deep.include({ method: 'POST', url: '/endpoint/hook?n=1', body });
         expect(entry.headers).to.include({ 'x-signature': 'abc' });
         expect(JSON.parse((await stream.next('request')).data).url).to.equal('/endpoint/hook?n=2');
       } finally {
@@ -108,7 +109,8 @@ describe('GET /api/endpoint/<name>/events', () => {
     await first.next('log');
     const refused = await server.fetch('/api/endpoint/hook/events');
     expect(refused.status).to.equal(503);
-    expect(await refused.json()).to.deep.equal({ success: false, message: 'too many open event streams, try again later' });
+    const message = 'too many open event streams, try again later';
+    expect(await refused.json()).to.deep.equal({ success: false, message });
     first.close();
     await until(() => feed.size === 0);
     const second = await openEvents(server, 'hook');
