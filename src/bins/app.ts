@@ -1,5 +1,6 @@
 import Koa, { type Middleware } from 'koa';
 import compose from 'koa-compose';
+import { corsMiddleware } from '../http/cors.js';
 import { errorHandler, HttpError } from '../http/errors.js';
 import { isUnder, under } from '../http/under.js';
 import type { Handler } from '../server/listen.js';
@@ -9,11 +10,10 @@ import { clientAssets } from './assets.js';
 import { compileRoute } from './compile-route.js';
 import { createCompiler, type Compiler } from './compiler.js';
 import type { BinConfig } from './config.js';
-import { apiCors } from './cors.js';
 import { errorPage, rootFrom } from './page-templates.js';
 import { createLiveHub, type LiveHub } from './live-hub.js';
 import { liveRoutes } from './live-routes.js';
-import { fastApiReads } from './fast-read.js';
+import { apiCorsPolicy, fastApiReads } from './fast-read.js';
 import { createPages } from './pages.js';
 import { framing } from './security-headers.js';
 import { notifySaves, type BinStore } from './store-events.js';
@@ -42,10 +42,13 @@ export function createBinApp({
   // Koa would print errors itself (a client that times out, say); ours are logged once by the error middleware.
   app.silent = true;
 
-  // One error middleware: JSON in JS Bin's shape under /api, an HTML page for everything a browser opens.
+  // One error middleware: JSON in JS Bin's shape under /api and for event streams, an HTML page for
+  // everything a browser opens.
   app.use(
     errorHandler((status, message, field, ctx) => {
-      if (isUnder('/api', ctx.path)) return field ? { error: message, field } : { error: message };
+      if (isUnder('/api', ctx.path) || ctx.get('Accept').includes('text/event-stream')) {
+        return field ? { error: message, field } : { error: message };
+      }
       ctx.type = 'html';
       return errorPage(status, message, rootFrom(ctx.path));
     }, logger),
@@ -60,7 +63,7 @@ export function createBinApp({
   const apiNotFound: Middleware = () => {
     throw new HttpError(404, 'not found');
   };
-  app.use(under('/api', compose([apiCors(config.cors.origin), api.routes() as Middleware, apiNotFound])));
+  app.use(under('/api', compose([corsMiddleware(apiCorsPolicy(config)), api.routes() as Middleware, apiNotFound])));
 
   // --- health
   app.use(async (ctx, next) => {

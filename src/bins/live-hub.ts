@@ -1,19 +1,34 @@
 import type { Context } from 'koa';
 import { LRUCache } from 'lru-cache';
-import { PassThrough } from 'node:stream';
+import { createEventStreams, type EventStreamLimits } from '../http/event-stream.js';
+import { corsHeaders, type CorsPolicy } from '../http/cors.js';
 import { HttpError } from '../http/errors.js';
 import type { ProcessorChoice } from '../shared/processors.js';
 import type { Panels } from '../shared/assemble.js';
 
-export type LiveOptions = {
-  /** A comment on every stream this often, so proxies and browsers keep idle streams open (JS Bin: 15 s). */
-  keepAliveMs: number;
-  /** Streams per bin and in all; beyond, a 503. */
-  maxPerBin: number;
-  maxTotal: number;
+export type LiveOptions = EventStreamLimits;
+
+export const LIVE_DEFAULTS: LiveOptions = {
+  // JS Bin's keep-alive and retry.
+  keepAliveMs: 15_000,
+  retryMs: 2000,
+  maxPerTopic: 200,
+  // Well below a bin's share, so one address alone never fills a bin; a classroom behind one NAT still fits.
+  maxPerAddress: 50,
+  maxTotal: 5000,
+  // A few whole broadcasts at the 1 MiB body limit (raw and compiled panels), so only a stalled reader falls this far.
+  maxBuffered: 4 * 1024 * 1024,
 };
 
-export const LIVE_DEFAULTS: LiveOptions = { keepAliveMs: 15_000, maxPerBin: 200, maxTotal: 5_000 };
+/**
+ * Output pages run on an opaque origin (CSP sandbox): they read the streams and post console
+ * records cross-origin, whatever the API's own CORS origin.
+ */
+export const OUTPUT_PAGE_CORS: CorsPolicy = {
+  origin: '*',
+  methods: 'POST',
+  allowHeaders: 'Authorization, Content-Type',
+};
 
 /** A bin's panels as its editor last broadcast them: what `?live` output pages show. Never a revision. */
 export type LiveState = { panels: Panels; processors: ProcessorChoice };
@@ -32,70 +47,31 @@ export type LiveHub = {
   close(): void;
 };
 
-/** Server-Sent Events fan-out by bin, in JS Bin's event names (shared/jsbin-api.md § Live features). */
+/** Server-Sent Events fan-out by bin, in JS Bin's event names. */
 export function createLiveHub(options: Partial<LiveOptions> = {}): LiveHub {
-  const { keepAliveMs, maxPerBin, maxTotal } = { ...LIVE_DEFAULTS, ...options };
-  const streams = new Map<string, Set<PassThrough>>();
   const states = new LRUCache<string, LiveState>({ max: 1000 });
-  let total = 0;
-
-  const keepAlive = setInterval(() => {
-    for (const set of streams.values()) for (const stream of set) stream.write(': keep-alive\n\n');
-  }, keepAliveMs);
-  keepAlive.unref();
-
-  function send(bin: string, event: string, data: string): void {
-    const set = streams.get(bin);
-    if (!set) return;
-    // Each line of the data needs its own "data:" field; the browser joins them back with "\n".
-    const frame = `event: ${event}\n${data.split(/\r\n|\r|\n/).map((line) => `data: ${line}`).join('\n')}\n\n`;
-    for (const stream of set) stream.write(frame);
-  }
-
-  const stats = (bin: string) => send(bin, 'stats', JSON.stringify({ connections: streams.get(bin)?.size ?? 0 }));
+  const streams = createEventStreams({ ...LIVE_DEFAULTS, ...options }, (bin, connections) => {
+    if (connections > 0) streams.send(bin, 'stats', JSON.stringify({ connections }));
+  });
 
   return {
     subscribe(ctx, bin) {
-      const set = streams.get(bin) ?? new Set<PassThrough>();
-      if (set.size >= maxPerBin || total >= maxTotal) throw new HttpError(503, 'too many live connections, try again later');
-      streams.set(bin, set);
-      const stream = new PassThrough();
-      set.add(stream);
-      total++;
-      // Output pages run on an opaque origin (CSP sandbox): they read the stream cross-origin.
-      ctx.set('Access-Control-Allow-Origin', '*');
-      ctx.set('Cache-Control', 'no-cache, no-transform');
-      ctx.set('X-Accel-Buffering', 'no');
-      ctx.type = 'text/event-stream';
-      ctx.status = 200;
-      ctx.body = stream;
-      ctx.req.socket.setTimeout(0);
-      // A retry hint, and bytes at once so the browser reports the stream open.
-      stream.write('retry: 2000\n: connected\n\n');
-      const drop = () => {
-        if (!set.delete(stream)) return;
-        total--;
-        if (set.size === 0) streams.delete(bin);
-        else stats(bin);
-        stream.end();
-      };
-      ctx.req.on('close', drop);
-      ctx.res.on('close', drop);
-      stats(bin);
+      const cors = Object.fromEntries(corsHeaders(OUTPUT_PAGE_CORS));
+      const opened = streams.open(ctx.req, ctx.res, bin, ctx.ip, cors);
+      if ('refused' in opened) {
+        ctx.set('Retry-After', '5');
+        throw new HttpError(503, opened.refused);
+      }
+      ctx.respond = false;
     },
-    send,
-    connections: (bin) => streams.get(bin)?.size ?? 0,
+    send: streams.send,
+    connections: streams.count,
     state: (bin) => states.get(bin),
     setState: (bin, state) => void states.set(bin, state),
     bumpRevision(bin, rev) {
       states.delete(bin);
-      send(bin, 'bump-revision', `${bin}/${rev}`);
+      streams.send(bin, 'bump-revision', `${bin}/${rev}`);
     },
-    close() {
-      clearInterval(keepAlive);
-      for (const set of streams.values()) for (const stream of set) stream.end();
-      streams.clear();
-      total = 0;
-    },
+    close: streams.close,
   };
 }

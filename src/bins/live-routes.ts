@@ -1,11 +1,12 @@
 import type { Middleware } from 'koa';
+import { applyCors } from '../http/cors.js';
 import { HttpError } from '../http/errors.js';
 import { processorsOf, type PanelName, type ProcessorChoice } from '../shared/processors.js';
 import { checkAccess } from './auth.js';
 import type { Compiler } from './compiler.js';
 import type { BinConfig } from './config.js';
 import { normalizeId } from './ids.js';
-import type { LiveHub } from './live-hub.js';
+import { OUTPUT_PAGE_CORS, type LiveHub } from './live-hub.js';
 import { rateLimiter, readJsonObject } from './live-input.js';
 import { describeError } from '../shared/processors.js';
 import type { BinStore } from './store.js';
@@ -69,13 +70,7 @@ export function liveRoutes({ hub, store, compiler, config }: LiveRoutesOptions):
     const live = LIVE.exec(ctx.path);
     if (!live) return next();
     // Output pages post from an opaque origin; text/plain bodies need no preflight, but answer one anyway.
-    ctx.set('Access-Control-Allow-Origin', '*');
-    if (ctx.method === 'OPTIONS') {
-      ctx.set('Access-Control-Allow-Methods', 'POST');
-      ctx.set('Access-Control-Allow-Headers', 'Authorization, Content-Type');
-      ctx.status = 204;
-      return;
-    }
+    if (applyCors(ctx, OUTPUT_PAGE_CORS)) return;
     if (ctx.method !== 'POST') throw new HttpError(405, 'use POST');
     if (live[2] === 'live') {
       checkAccess(ctx, config, 'write');

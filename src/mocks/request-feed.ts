@@ -1,58 +1,61 @@
+import { createEventStreams, type EventStreamLimits, type EventStreams } from '../http/event-stream.js';
 import type { LoggedRequest } from './request-log.js';
 
-export type RequestListener = (entry: LoggedRequest) => void;
+export type FeedLimits = EventStreamLimits;
 
-type Subscriber = { listener: RequestListener; end: () => void };
+export const FEED_DEFAULTS: FeedLimits = {
+  keepAliveMs: 15_000,
+  retryMs: 2000,
+  maxPerTopic: 200,
+  maxPerAddress: 50,
+  maxTotal: 1000,
+  // A reader this far behind (a stalled tab, a dead link) is dropped rather than buffered without
+  // end; its EventSource reconnects and gets the whole log again in the first event.
+  maxBuffered: 1024 * 1024,
+};
 
 /**
- * Who is watching which endpoint's requests as they arrive (the page's live log). Listeners are
- * kept by name, not on an endpoint's stats, so a page following an endpoint keeps following it
- * across a replace. With nobody listening, publish() is one integer check: the hot path's usual case.
+ * The page's live request logs: one event stream per endpoint name, kept by name rather than on an
+ * endpoint's stats, so a page following an endpoint keeps following it across a replace. With
+ * nobody listening, publish() is one check: the hot path's usual case.
  */
 export class RequestFeed {
-  private readonly listeners = new Map<string, Set<Subscriber>>();
-  private count = 0;
+  private streams: EventStreams | undefined;
   private ended = false;
 
-  /** True once close() has run: no new subscribers. */
+  /** `limits` beyond the app's config (which sets keep-alive and the total when the first stream opens). */
+  constructor(private readonly limits: Partial<FeedLimits> = {}) {}
+
+  /** True once close() has run: no new streams. */
   get closed(): boolean {
     return this.ended;
   }
 
-  /** Listeners across all endpoints. */
+  /** Open streams across all endpoints. */
   get size(): number {
-    return this.count;
+    return this.streams?.size ?? 0;
   }
 
   /**
-   * Calls `listener` with each request `name` receives from now on, and `end` if the feed closes
-   * first; returns the unsubscribe.
+   * The event streams, made on first use: the CLI makes the feed (to close it at shutdown) before
+   * the app whose config completes the limits.
    */
-  subscribe(name: string, listener: RequestListener, end: () => void): () => void {
-    let set = this.listeners.get(name);
-    if (!set) this.listeners.set(name, (set = new Set()));
-    const subscriber = { listener, end };
-    set.add(subscriber);
-    this.count++;
-    return () => {
-      if (!set.delete(subscriber)) return;
-      this.count--;
-      if (set.size === 0 && this.listeners.get(name) === set) this.listeners.delete(name);
-    };
+  open(config: Pick<FeedLimits, 'keepAliveMs' | 'maxTotal'>): EventStreams | undefined {
+    if (this.ended) return undefined;
+    return (this.streams ??= createEventStreams({ ...FEED_DEFAULTS, ...config, ...this.limits }));
   }
 
   publish(name: string, entry: LoggedRequest): void {
-    if (this.count === 0) return;
-    const set = this.listeners.get(name);
-    if (set) for (const subscriber of set) subscriber.listener(entry);
+    if (this.streams === undefined || this.streams.size === 0) return;
+    this.streams.send(name, 'request', JSON.stringify(entry));
   }
 
   /**
-   * Ends every subscription (shutdown): an open event stream would otherwise hold the server's
-   * close() for its whole grace period.
+   * Ends every stream (shutdown): an open event stream would otherwise hold the server's close()
+   * for its whole grace period.
    */
   close(): void {
     this.ended = true;
-    for (const set of this.listeners.values()) for (const subscriber of set) subscriber.end();
+    this.streams?.close();
   }
 }

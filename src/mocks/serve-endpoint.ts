@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { answerPreflight, corsHeaders, isPreflight } from './cors.js';
+import { corsHeaders, isPreflight, preflightHeaders, type CorsPolicy } from '../http/cors.js';
 import type { RequestFeed } from './request-feed.js';
 import { clientIp, readLoggedBody, type LoggedRequest } from './request-log.js';
 import { hasBody } from '../http/read-body.js';
@@ -18,8 +18,19 @@ export type ServeEndpointOptions = {
 /** Answers one request for `/endpoint/<name>` on the raw node objects. */
 export type ServeEndpoint = (req: IncomingMessage, res: ServerResponse, name: string) => void;
 
+/**
+ * CORS for the mock endpoints (not the API: keeping the API same-origin means a web page the user
+ * visits cannot change their mocks). Any origin may read and send anything.
+ */
+const ENDPOINT_CORS: CorsPolicy = {
+  origin: '*',
+  methods: 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
+  privateNetwork: true,
+};
+
 // Statuses that never carry content (RFC 9110 15.3.5, 15.3.6, 15.4.5; docs/mock-api.md): the data is not sent.
 const NO_BODY = new Set([204, 205, 304]);
+
 
 /**
  * The one implementation of `/endpoint/<name>`, for every method: both the pre-Koa hot path and
@@ -102,12 +113,16 @@ function buildHead(endpoint: Endpoint, cors: boolean): string[] {
     // connection stays reusable (RFC 9110 15.3.6 allows Content-Length: 0, forbids it on 204).
     head.push('Content-Length', '0');
   }
-  if (cors) {
-    const corsHead = corsHeaders(names);
-    for (let i = 0; i < corsHead.length; i += 2) add(corsHead[i]!, corsHead[i + 1]!);
-  }
+  // Custom headers are exposed so scripts can read them.
+  if (cors) for (const [name, value] of corsHeaders(ENDPOINT_CORS, names)) add(name, value);
   for (const name of names) head.push(name, custom[name]!);
   return head;
+}
+
+/** A preflight's 204: every method, the headers the browser asked for. Not a hit, not logged. */
+function answerPreflight(req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(204, preflightHeaders(ENDPOINT_CORS, req).flat());
+  res.end();
 }
 
 function notFound(req: IncomingMessage, res: ServerResponse, name: string, cors: boolean): void {
@@ -117,7 +132,7 @@ function notFound(req: IncomingMessage, res: ServerResponse, name: string, cors:
 function sendJson(req: IncomingMessage, res: ServerResponse, status: number, value: unknown, cors: boolean): void {
   const body = Buffer.from(JSON.stringify(value));
   const head = ['Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(body.length)];
-  if (cors) head.push(...corsHeaders([]));
+  if (cors) head.push(...corsHeaders(ENDPOINT_CORS).flat());
   res.writeHead(status, head);
   res.end(req.method === 'HEAD' ? undefined : body);
 }
