@@ -31,7 +31,6 @@ const ENDPOINT_CORS: CorsPolicy = {
 // Statuses that never carry content (RFC 9110 15.3.5, 15.3.6, 15.4.5; docs/mock-api.md): the data is not sent.
 const NO_BODY = new Set([204, 205, 304]);
 
-
 /**
  * The one implementation of `/endpoint/<name>`, for every method: both the pre-Koa hot path and
  * the Koa route call it, so CORS, hit counts and the request log cannot differ between them.
