@@ -89,7 +89,10 @@ export function checkAccess(ctx: Context, config: BinConfig, access: Access): vo
  * or the capability for `bin`. A wrong key is refused even where anonymous reads are allowed.
  */
 export function checkRead(ctx: Context, config: BinConfig, bin?: string): void {
-  if (requestKey(ctx) !== undefined || anonymousReads(config)) return checkAccess(ctx, config, 'read');
+  if (anonymousReads(config)) return checkAccess(ctx, config, 'read');
+  // Private answers: no shared cache may keep them for the next visitor.
+  ctx.set('Cache-Control', 'private, no-store');
+  if (requestKey(ctx) !== undefined) return checkAccess(ctx, config, 'read');
   const session = sessionCookie(config);
   const cookie = session && ctx.cookies.get(session.name);
   if (cookie !== undefined && same(cookie, session!.value)) return;

@@ -1,6 +1,9 @@
 import { expect } from 'chai';
+import { join } from 'node:path';
 import { KEY_NEEDED } from '../../src/bins/auth.js';
 import { startBinServer, type TestBinServer } from '../helpers/bin-server.js';
+import { startServerProcess } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const KEY = 'the-private-key';
 const PRIVATE = { api: { allowAnonymousRead: false }, ownership: { api_key: KEY } };
@@ -90,6 +93,27 @@ describe('private bins (api.allowAnonymousRead=false with a key)', () => {
       expectRefused(await send(elsewhere, {}, `?token=${token}`), read);
     });
   }
+
+  it('marks private answers so that no shared cache keeps them', async () => {
+    for (const path of [`/${bin}`, `/api/${bin}`]) {
+      expect((await server.fetch(path, { headers: { cookie } })).headers.get('cache-control'), path).to.equal('private, no-store');
+    }
+  });
+
+  it('says at start that every bin needs the key, and how a browser gives it', async () => {
+    const temp = tempDir();
+    const env = { SNIPPETKIT_API_ALLOWANONYMOUSREAD: 'false', SNIPPETKIT_OWNERSHIP_API_KEY: KEY };
+    const process = await startServerProcess(['serve-bins', '--port', '0', '--data', join(temp.dir, 'b.sqlite')], env);
+    try {
+      expect(process.banner).to.include(
+        'Private: every bin (pages, panels, streams, API) needs the API key; browsers give it once with ?api_key=<key>',
+      );
+      expect(process.banner).not.to.include(KEY);
+    } finally {
+      await process.stop();
+      temp.cleanup();
+    }
+  });
 
   it('refuses an unknown bin with the same 403 as a known one, so refusals tell nothing', async () => {
     expectRefused(await send({ name: 'unknown', path: '/nosuchbin' }), { name: '', path: '' });
