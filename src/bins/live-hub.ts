@@ -32,7 +32,7 @@ export type LiveHub = {
   close(): void;
 };
 
-/** Server-Sent Events fan-out by bin, in JS Bin's event names (shared/jsbin-api.md § Live features). */
+/** Server-Sent Events fan-out by bin, in JS Bin's event names (docs/bin-api.md § Live events). */
 export function createLiveHub(options: Partial<LiveOptions> = {}): LiveHub {
   const { keepAliveMs, maxPerBin, maxTotal } = { ...LIVE_DEFAULTS, ...options };
   const streams = new Map<string, Set<PassThrough>>();

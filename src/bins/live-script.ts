@@ -65,7 +65,8 @@ export function followScript({ bin, rev, root, token }: FollowOptions): string {
   source.addEventListener('reload', function () { go(at(here, wasLive)); });
   source.addEventListener('bump-revision', function (event) {
     var rev = String(event.data).split('/')[1];
-    go(at(numbered ? ${JSON.stringify(`${root}${bin}/`)} + rev + (/\\/quiet$/.test(here) ? '/quiet' : '') : here, false));
+    var next = numbered ? ${JSON.stringify(`${root}${bin}/`)} + rev + (/\\/quiet$/.test(here) ? '/quiet' : '') : here;
+    go(at(next, false));
   });
 })();
 ${captureScript(deliver, '')}`;

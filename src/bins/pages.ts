@@ -82,7 +82,8 @@ export function createPages({ store, compiler, live, config, framing }: PagesOpt
     // When reads need the key, the page's own requests (and its edit link, followed from an opaque
     // origin) carry its bin's read capability instead of a cookie.
     const token = readToken(config, revision.bin);
-    const editUrl = `${root}${revision.bin}${named ? `/${revision.rev}` : ''}/edit${token ? `?${TOKEN_PARAM}=${token}` : ''}`;
+    const capability = token ? `?${TOKEN_PARAM}=${token}` : '';
+    const editUrl = `${root}${revision.bin}${named ? `/${revision.rev}` : ''}/edit${capability}`;
     // ?live: the panels the bin's editor last broadcast (a page following it reloads so), else the revision.
     const state = ctx.query.live !== undefined ? live.state(revision.bin) : undefined;
     const shown = state ? { ...revision, ...state.panels, settings: { ...revision.settings, processors: state.processors } } : revision;

@@ -24,5 +24,6 @@ export function askForKey(reason: string): Promise<string | undefined> {
  * so the pages of a server whose reads need the key (output, share links, reloads) open in this browser.
  */
 export function openSession(root: URL, key: string): void {
-  void fetch(new URL('api/session', root), { method: 'POST', headers: { Authorization: `token ${key}` } }).catch(() => {});
+  const init = { method: 'POST', headers: { Authorization: `token ${key}` } };
+  void fetch(new URL('api/session', root), init).catch(() => {});
 }

@@ -32,7 +32,13 @@ const reads = (b: string): Read[] => [
   { name: 'API read of a revision', path: `/api/${b}/1`, json: true },
   { name: 'console relay', path: `/api/${b}/console`, method: 'POST', body: '{"records":[]}', json: true },
 ];
-const compile: Read = { name: 'compiler', path: '/api/compile', method: 'POST', body: '{"processor":"less","source":"a{}"}', json: true };
+const compile: Read = {
+  name: 'compiler',
+  path: '/api/compile',
+  method: 'POST',
+  body: '{"processor":"less","source":"a{}"}',
+  json: true,
+};
 
 describe('private bins (api.allowAnonymousRead=false with a key)', () => {
   let server: TestBinServer;
@@ -41,15 +47,18 @@ describe('private bins (api.allowAnonymousRead=false with a key)', () => {
   let cookie: string;
   before(async () => {
     server = await startBinServer(PRIVATE);
-    bin = (await server.store.append('abc', () => ({ html: '<p>x</p>', javascript: 'x()', css: 'p{}', settings: {} }))).bin;
-    other = (await server.store.append('def', () => ({ html: '<p>y</p>', javascript: '', css: '', settings: {} }))).bin;
+    const panels = { html: '<p>x</p>', javascript: '', css: '', settings: {} };
+    const save = async (id: string) => (await server.store.append(id, () => panels)).bin;
+    [bin, other] = [await save('abc'), await save('def')];
     const session = await server.fetch('/api/session', { method: 'POST', headers: { Authorization: `token ${KEY}` } });
     cookie = session.headers.get('set-cookie')!.split(';')[0]!;
   });
   after(() => server.close());
 
   /** Sends `read` with `headers` (and `query` on its path); a stream is closed once its status is in. */
-  async function send(read: Read, headers: Record<string, string> = {}, query = ''): Promise<{ status: number; type: string; text: string }> {
+  type Answer = { status: number; type: string; text: string };
+
+  async function send(read: Read, headers: Record<string, string> = {}, query = ''): Promise<Answer> {
     const controller = new AbortController();
     const res = await server.fetch(read.path + query, {
       method: read.method ?? 'GET',
@@ -63,7 +72,7 @@ describe('private bins (api.allowAnonymousRead=false with a key)', () => {
     return { status: res.status, type, text };
   }
 
-  function expectRefused(answer: { status: number; type: string; text: string }, read: Read): void {
+  function expectRefused(answer: Answer, read: Read): void {
     expect(answer.status).to.equal(403);
     if (read.json) expect(JSON.parse(answer.text)).to.deep.equal({ error: KEY_NEEDED });
     else expect(answer.text).to.include(KEY_NEEDED).and.include('name="api_key"');
@@ -96,7 +105,8 @@ describe('private bins (api.allowAnonymousRead=false with a key)', () => {
 
   it('marks private answers so that no shared cache keeps them', async () => {
     for (const path of [`/${bin}`, `/api/${bin}`]) {
-      expect((await server.fetch(path, { headers: { cookie } })).headers.get('cache-control'), path).to.equal('private, no-store');
+      const res = await server.fetch(path, { headers: { cookie } });
+      expect(res.headers.get('cache-control'), path).to.equal('private, no-store');
     }
   });
 
@@ -121,7 +131,9 @@ describe('private bins (api.allowAnonymousRead=false with a key)', () => {
   });
 
   it('keeps the new-bin editor, its bundle and the health check open', async () => {
-    for (const path of ['/', '/static/editor.js', '/status']) expect((await server.fetch(path)).status, path).to.equal(200);
+    for (const path of ['/', '/static/editor.js', '/status']) {
+      expect((await server.fetch(path)).status, path).to.equal(200);
+    }
   });
 
   it('gives an output page its own read token for its stream, console and links, and never the key', async () => {
