@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { INVALID_KEY, KEY_NEEDED } from '../../src/bins/auth.js';
+import { startPrefixProxy } from '../browser/prefix-proxy.js';
 import { OPEN, startBinServer, type TestBinServer } from '../helpers/bin-server.js';
 
 const KEY = 'the-private-key';
@@ -44,6 +45,29 @@ describe('giving the key once in a browser', () => {
     const page = await res.text();
     expect(page).to.include(INVALID_KEY);
     expect(page).to.include('<form method="get"><label>API key <input type="password" name="api_key"');
+  });
+
+  it('lets the cookie read but never write: saves and broadcasts still need the key', async () => {
+    const res = await server.fetch(`/abc?api_key=${KEY}`, { redirect: 'manual' });
+    const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
+    const save = await server.postForm('/api/abc/save', { html: 'changed' }, { cookie });
+    expect([save.status, await save.json()]).to.deep.equal([403, { error: KEY_NEEDED }]);
+    const live = await server.fetch('/api/abc/live', { method: 'POST', headers: { cookie }, body: '{"html":"x"}' });
+    expect(live.status).to.equal(403);
+    expect((await server.store.get('abc'))?.rev).to.equal(1);
+  });
+
+  it('lands behind a path-prefix proxy: the redirect is relative and the cookie opens the page', async () => {
+    const proxy = await startPrefixProxy(server.url, '/pre');
+    try {
+      const res = await fetch(`${proxy.url}/pre/abc/1/edit?api_key=${KEY}`, { redirect: 'manual' });
+      const target = new URL(res.headers.get('location')!, res.url);
+      expect(target.href).to.equal(`${proxy.url}/pre/abc/1/edit`);
+      const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
+      expect((await fetch(target, { headers: { cookie } })).status).to.equal(200);
+    } finally {
+      proxy.close();
+    }
   });
 
   it('sets the cookie from POST /api/session with the key, for the editor\'s key dialog', async () => {
@@ -120,6 +144,17 @@ describe('a wrong key on the API', () => {
 });
 
 describe('the console relay (hole 9)', () => {
+  it('refuses anonymous records when reads are closed and no key is set', async () => {
+    const server = await startBinServer({ api: { allowAnonymousRead: false } });
+    try {
+      await server.store.append('abc', () => ({ html: '<p>x</p>', javascript: '', css: '', settings: {} }));
+      const res = await server.fetch('/api/abc/console', { method: 'POST', body: '{"records":[]}' });
+      expect([res.status, await res.json()]).to.deep.equal([403, { error: KEY_NEEDED }]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('takes anonymous records when reads are open', async () => {
     const server = await startBinServer({ ownership: { api_key: KEY } });
     try {
