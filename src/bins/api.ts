@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { HttpError } from '../http/errors.js';
-import { requireAccess } from './auth.js';
+import { checkRead, requireAccess } from './auth.js';
 import type { BinConfig } from './config.js';
 import { parseRev, readAnswer } from './api-read.js';
 import { normalizeId } from './ids.js';
@@ -21,15 +21,15 @@ function binParam(ctx: Context): string {
   return id;
 }
 
-/** The REST API under /api: JS Bin 4's routes, shapes and messages (shared/jsbin-api.md). */
+/** The REST API under /api: JS Bin 4's routes, shapes and messages (docs/bin-api.md). */
 export function createApiRouter({ store, config }: ApiOptions): Router {
   const router = new Router({ prefix: '/api' });
-  const readable = requireAccess(config, 'read');
   const write = requireAccess(config, 'write');
   const admin = requireAccess(config, 'admin');
 
   /** Reads share their answer with the pre-Koa fast path (fast-read.ts). */
   async function read(ctx: Context): Promise<void> {
+    checkRead(ctx, config, normalizeId(ctx.params.bin ?? ''));
     const answer = await readAnswer(store, ctx.params.bin ?? '', ctx.params.rev);
     if (answer.status === 404) throw notFound();
     ctx.type = 'application/json; charset=utf-8';
@@ -71,8 +71,8 @@ export function createApiRouter({ store, config }: ApiOptions): Router {
   });
   router.post('/save', write, (ctx) => save(ctx, undefined));
   router.post('/:bin/save', write, (ctx) => save(ctx, binParam(ctx)));
-  router.get('/:bin', readable, read);
-  router.get('/:bin/:rev', readable, read);
+  router.get('/:bin', read);
+  router.get('/:bin/:rev', read);
   router.delete('/:bin', admin, remove);
   router.delete('/:bin/:rev', admin, remove);
   return router;

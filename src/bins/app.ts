@@ -14,6 +14,7 @@ import { errorPage, rootFrom } from './page-templates.js';
 import { createLiveHub, type LiveHub } from './live-hub.js';
 import { liveRoutes } from './live-routes.js';
 import { apiCorsPolicy, fastApiReads } from './fast-read.js';
+import { keySession } from './key-session.js';
 import { createPages } from './pages.js';
 import { framing } from './security-headers.js';
 import { notifySaves, type BinStore } from './store-events.js';
@@ -54,6 +55,9 @@ export function createBinApp({
     }, logger),
   );
 
+  // --- a wrong key is refused everywhere; a browser gives the key once and keeps a session cookie
+  app.use(keySession(config));
+
   // --- live sharing (event streams, broadcasts, remote console) and preprocessing for the preview
   app.use(liveRoutes({ hub: live, store, compiler, config }));
   app.use(compileRoute({ compiler, config }));
@@ -74,7 +78,7 @@ export function createBinApp({
 
   // --- the editor, output pages and the editor's bundle
   app.use(clientAssets());
-  app.use(createPages({ store, compiler, live, framing: framing(config.output.frameAncestors) }));
+  app.use(createPages({ store, compiler, live, config, framing: framing(config.output.frameAncestors) }));
 
   app.use(() => {
     throw new HttpError(404, 'not found');

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { HttpError } from '../http/errors.js';
 import { LABELS, type Processor } from '../shared/processors.js';
-import { checkAccess } from './auth.js';
+import { checkRead } from './auth.js';
 import type { Compiler } from './compiler.js';
 import type { BinConfig } from './config.js';
 import { rateLimiter, readJsonObject, stringField } from './live-input.js';
@@ -19,7 +19,7 @@ export function compileRoute({ compiler, config, perMinute = 600 }: CompileRoute
   return async (ctx, next) => {
     if (ctx.path !== '/api/compile') return next();
     if (ctx.method !== 'POST') throw new HttpError(405, 'use POST');
-    checkAccess(ctx, config, 'read');
+    checkRead(ctx, config);
     limit(ctx);
     // Room for JSON escaping of the largest source the compiler takes.
     const body = await readJsonObject(ctx, 2 * 1024 * 1024);

@@ -47,7 +47,7 @@ export type LiveHub = {
   close(): void;
 };
 
-/** Server-Sent Events fan-out by bin, in JS Bin's event names. */
+/** Server-Sent Events fan-out by bin, in JS Bin's event names (docs/bin-api.md § Live events). */
 export function createLiveHub(options: Partial<LiveOptions> = {}): LiveHub {
   const states = new LRUCache<string, LiveState>({ max: 1000 });
   const streams = createEventStreams({ ...LIVE_DEFAULTS, ...options }, (bin, connections) => {

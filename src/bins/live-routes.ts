@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import { applyCors } from '../http/cors.js';
 import { HttpError } from '../http/errors.js';
 import { processorsOf, type PanelName, type ProcessorChoice } from '../shared/processors.js';
-import { checkAccess } from './auth.js';
+import { checkAccess, checkRead } from './auth.js';
 import type { Compiler } from './compiler.js';
 import type { BinConfig } from './config.js';
 import { normalizeId } from './ids.js';
@@ -20,10 +20,10 @@ const LIVE = /^\/api\/([A-Za-z0-9_-]+)\/(live|console)$/;
 const MAX_RECORDS = 50;
 
 /**
- * Live sharing (shared/jsbin-api.md § Live features): event streams on a bin's own addresses, as JS
+ * Live sharing (docs/bin-api.md § Live events): event streams on a bin's own addresses, as JS
  * Bin had them (`Accept: text/event-stream`); `POST /api/:bin/live` for its editor to broadcast
  * panel changes (the write right); `POST /api/:bin/console` for output pages to send console and
- * network records back to the editor (anyone who can see the page, so size- and rate-limited).
+ * network records back to the editor (whoever may read the bin, so size- and rate-limited).
  */
 export function liveRoutes({ hub, store, compiler, config }: LiveRoutesOptions): Middleware {
   const consoleLimit = rateLimiter(600);
@@ -65,7 +65,11 @@ export function liveRoutes({ hub, store, compiler, config }: LiveRoutesOptions):
   return async (ctx, next) => {
     if (ctx.method === 'GET' && ctx.get('Accept').includes('text/event-stream')) {
       const follow = FOLLOW.exec(ctx.path);
-      if (follow) return hub.subscribe(ctx, await existing(follow[1]!));
+      if (follow) {
+        // A stream is a read of the bin: the same guard as its pages, before the bin is looked up.
+        checkRead(ctx, config, normalizeId(follow[1]!));
+        return hub.subscribe(ctx, await existing(follow[1]!));
+      }
     }
     const live = LIVE.exec(ctx.path);
     if (!live) return next();
@@ -78,6 +82,8 @@ export function liveRoutes({ hub, store, compiler, config }: LiveRoutesOptions):
       await broadcast(bin, await readJsonObject(ctx, 1024 * 1024));
       ctx.body = { connections: hub.connections(bin) };
     } else {
+      // Whoever may read the bin may relay its console: its output page holds that right.
+      checkRead(ctx, config, normalizeId(live[1]!));
       consoleLimit(ctx);
       const bin = await existing(live[1]!);
       const { records } = await readJsonObject(ctx, 64 * 1024);

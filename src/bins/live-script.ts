@@ -1,4 +1,5 @@
 import { captureScript } from '../shared/capture.js';
+import { TOKEN_PARAM } from './auth.js';
 
 export type FollowOptions = {
   /** The bin, and the revision number when the address names one (it then moves on to newer ones). */
@@ -6,6 +7,8 @@ export type FollowOptions = {
   rev: number | undefined;
   /** The server's root, relative to the page ("../"). */
   root: string;
+  /** The bin's read capability, when reads need the key (see readToken in auth.ts). */
+  token?: string;
 };
 
 /**
@@ -14,8 +17,8 @@ export type FollowOptions = {
  * broadcast panels) and moves to new revisions; console and network records go back to the server for
  * the editor following the bin. Plain ES5: it runs in the bin's page.
  */
-export function followScript({ bin, rev, root }: FollowOptions): string {
-  const consoleUrl = `${root}api/${bin}/console`;
+export function followScript({ bin, rev, root, token }: FollowOptions): string {
+  const consoleUrl = `${root}api/${bin}/console${token ? `?${TOKEN_PARAM}=${token}` : ''}`;
   // Batched: a page logging in a loop sends one request per 250 ms, never more than 50 records.
   const deliver = `(function () {
     // The page's own fetch is about to be wrapped: reports go out unrecorded.
@@ -35,9 +38,16 @@ export function followScript({ bin, rev, root }: FollowOptions): string {
   })()`;
   return `(function () {
   if (!window.EventSource) return;
-  // The page's own address (with its ?live) is the stream: JS Bin's Accept: text/event-stream.
+  // The page's own address is the stream: JS Bin's Accept: text/event-stream. Its own navigations
+  // come from an opaque origin, without cookies: they carry the capability when there is one.
   var here = location.pathname;
-  var source = new EventSource(here);
+  var token = ${JSON.stringify(token ?? null)};
+  var wasLive = /[?&]live(=|&|$)/.test(location.search);
+  function at(path, live) {
+    var query = (live ? ['live'] : []).concat(token ? ['${TOKEN_PARAM}=' + token] : []);
+    return query.length ? path + '?' + query.join('&') : path;
+  }
+  var source = new EventSource(at(here, false));
   var numbered = ${rev === undefined ? 'false' : 'true'};
   function go(url) { source.close(); location.replace(url); }
   source.addEventListener('css:processed', function (event) {
@@ -49,13 +59,14 @@ export function followScript({ bin, rev, root }: FollowOptions): string {
     }
     style.textContent = event.data;
   });
-  function reloadLive() { go(here + '?live'); }
+  function reloadLive() { go(at(here, true)); }
   source.addEventListener('html:processed', reloadLive);
   source.addEventListener('javascript:processed', reloadLive);
-  source.addEventListener('reload', function () { location.reload(); });
+  source.addEventListener('reload', function () { go(at(here, wasLive)); });
   source.addEventListener('bump-revision', function (event) {
     var rev = String(event.data).split('/')[1];
-    go(numbered ? ${JSON.stringify(`${root}${bin}/`)} + rev + (/\\/quiet$/.test(here) ? '/quiet' : '') : here);
+    var next = numbered ? ${JSON.stringify(`${root}${bin}/`)} + rev + (/\\/quiet$/.test(here) ? '/quiet' : '') : here;
+    go(at(next, false));
   });
 })();
 ${captureScript(deliver, '')}`;

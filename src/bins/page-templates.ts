@@ -45,11 +45,20 @@ export function editorPage(data: EditorData, title: string): string {
 
 const TITLES: Record<number, string> = { 400: 'Bad request', 403: 'Forbidden', 404: 'Not found', 413: 'Too large' };
 
+/**
+ * A 403 page asks for the key: a GET form to this same address, whose ?api_key= the server turns
+ * into a session cookie and a redirect back here without it.
+ */
+const KEY_FORM =
+  '<form method="get"><label>API key <input type="password" name="api_key" autocomplete="off" required></label> ' +
+  '<button>Open</button></form>';
+
 /** The HTML error page of the page routes (the API answers JSON). */
 export function errorPage(status: number, message: string, root: string): string {
   const title = TITLES[status] ?? (status >= 500 ? 'Something went wrong' : 'Error');
   const text = status === 404 ? 'There is no bin, revision or page at this address.' : message;
-  return fill(template('error.html'), { status: String(status), title, message: text, root });
+  const keyForm = status === 403 ? KEY_FORM : '';
+  return fill(template('error.html'), { status: String(status), title, message: text, root, keyForm }, ['keyForm']);
 }
 
 /** The relative path from a request path to the root: "/" → "./", "/abc" → "./", "/abc/2/edit" → "../../". */

@@ -2,6 +2,8 @@ import type { Context, Middleware } from 'koa';
 import { HttpError } from '../http/errors.js';
 import type { EditorData } from '../shared/editor-data.js';
 import { parseRev } from './api-read.js';
+import { checkRead, readToken, TOKEN_PARAM } from './auth.js';
+import type { BinConfig } from './config.js';
 import { normalizeId } from './ids.js';
 import { editorPage, rootFrom, starterHtml } from './page-templates.js';
 import { renderOutput, renderPanel, type PanelName } from './render.js';
@@ -15,6 +17,7 @@ export type PagesOptions = {
   store: BinStore;
   compiler: Compiler;
   live: LiveHub;
+  config: BinConfig;
   /** Who may frame output pages (config output.frameAncestors). */
   framing: Framing;
 };
@@ -27,10 +30,14 @@ const REV = '(?:/(\\d+|latest))?';
 const PANEL_TYPES: Record<PanelName, string> = { html: 'html', css: 'css', javascript: 'js' };
 const EXTENSIONS: Record<string, PanelName> = { html: 'html', css: 'css', js: 'javascript' };
 
-/** The editor and output routes (shared/jsbin-api.md § Pages); everything else passes on. */
-export function createPages({ store, compiler, live, framing }: PagesOptions): Middleware {
-  async function load(route: Route): Promise<StoredRevision> {
+/**
+ * The editor and output routes (docs/bin-api.md § Pages); everything else passes on. Every page of a
+ * bin is a read of it: the read guard runs before the bin is looked up, so a refusal tells nothing.
+ */
+export function createPages({ store, compiler, live, config, framing }: PagesOptions): Middleware {
+  async function load(ctx: Context, route: Route): Promise<StoredRevision> {
     const bin = normalizeId(route.bin);
+    checkRead(ctx, config, bin);
     const revision = bin && (await store.get(bin, parseRev(route.rev)));
     if (!revision) throw new HttpError(404, 'not found');
     return revision;
@@ -51,7 +58,7 @@ export function createPages({ store, compiler, live, framing }: PagesOptions): M
   };
 
   const editor: Handler = async (ctx, route) => {
-    const revision = await load(route);
+    const revision = await load(ctx, route);
     const data: EditorData = {
       ...(route.extra === '/watch' && { watch: true }),
       root: rootFrom(ctx.path),
@@ -67,27 +74,31 @@ export function createPages({ store, compiler, live, framing }: PagesOptions): M
   };
 
   const output: Handler = async (ctx, route) => {
-    const revision = await load(route);
+    const revision = await load(ctx, route);
     const quiet = route.extra === '/quiet';
     // The edit link follows the address: a numbered revision edits that one, /:bin and /latest the latest.
     const named = parseRev(route.rev) !== undefined;
     const root = rootFrom(ctx.path);
-    const editUrl = `${root}${revision.bin}${named ? `/${revision.rev}` : ''}/edit`;
+    // When reads need the key, the page's own requests (and its edit link, followed from an opaque
+    // origin) carry its bin's read capability instead of a cookie.
+    const token = readToken(config, revision.bin);
+    const capability = token ? `?${TOKEN_PARAM}=${token}` : '';
+    const editUrl = `${root}${revision.bin}${named ? `/${revision.rev}` : ''}/edit${capability}`;
     // ?live: the panels the bin's editor last broadcast (a page following it reloads so), else the revision.
     const state = ctx.query.live !== undefined ? live.state(revision.bin) : undefined;
     const shown = state ? { ...revision, ...state.panels, settings: { ...revision.settings, processors: state.processors } } : revision;
-    const prelude = followScript({ bin: revision.bin, rev: named ? revision.rev : undefined, root });
+    const prelude = followScript({ bin: revision.bin, rev: named ? revision.rev : undefined, root, token });
     sandboxed(ctx, 'html', await renderOutput(shown, compiler, { editUrl: quiet ? undefined : editUrl, prelude }));
   };
 
   const panel: Handler = async (ctx, route) => {
-    const revision = await load(route);
+    const revision = await load(ctx, route);
     const name = EXTENSIONS[route.extra!];
     sandboxed(ctx, PANEL_TYPES[name], await renderPanel(revision, name, compiler));
   };
 
   const source: Handler = async (ctx, route) => {
-    const revision = await load(route);
+    const revision = await load(ctx, route);
     const page = await renderOutput(revision, compiler);
     if (route.extra === 'download') {
       ctx.attachment(`${revision.bin}.${revision.rev}.html`);

@@ -53,7 +53,11 @@ function banner(url: string, file: string, config: BinConfig): string {
   const mode = apiMode(config);
   const modeText = {
     open: chalk.yellow('API open: anyone can read and write'),
-    keyed: chalk.green('API keyed: writes need the API key'),
+    keyed: config.api.allowAnonymousRead
+      ? chalk.green('API keyed: anyone can read bins, writes need the API key')
+      : chalk.green(
+          'Private: every bin (pages, panels, streams, API) needs the API key; browsers give it once with ?api_key=<key>',
+        ),
     'read-only': chalk.yellow(
       'API read-only: set SNIPPETKIT_OWNERSHIP_API_KEY=<key> or SNIPPETKIT_API_ALLOWANONYMOUSREADWRITE=true to allow saves',
     ),

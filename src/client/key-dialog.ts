@@ -18,3 +18,12 @@ export function askForKey(reason: string): Promise<string | undefined> {
     );
   });
 }
+
+/**
+ * Hands an accepted key to the server once, for a session cookie (HttpOnly: this page never sees it),
+ * so the pages of a server whose reads need the key (output, share links, reloads) open in this browser.
+ */
+export function openSession(root: URL, key: string): void {
+  const init = { method: 'POST', headers: { Authorization: `token ${key}` } };
+  void fetch(new URL('api/session', root), init).catch(() => {});
+}

@@ -4,7 +4,7 @@ import { processorsOf } from '../shared/processors.js';
 import { createCodePanes } from './code-panes.js';
 import { createConsolePane } from './console-pane.js';
 import { debounce } from './debounce.js';
-import { askForKey } from './key-dialog.js';
+import { askForKey, openSession } from './key-dialog.js';
 import { createLive } from './live.js';
 import { wirePaneToggles } from './layout.js';
 import { renderPreview } from './preview.js';
@@ -51,7 +51,7 @@ const panes = createCodePanes(
   },
   watch,
 );
-const compilePanels = createPanelCompiler(root);
+const compilePanels = createPanelCompiler(root, () => apiKey.get());
 let shown = 0;
 /** Compiles what the panes hold and shows it, unless a newer render has started meanwhile. */
 async function showPreview(panels: Panels): Promise<void> {
@@ -126,6 +126,7 @@ async function save(): Promise<void> {
     for (;;) {
       const result = await postSave(root, bin, panels, processors, key);
       if (result.ok) {
+        if (key && key !== apiKey.get()) openSession(root, key);
         if (key) apiKey.set(key);
         if (result.bin !== bin) live.follow(result.bin, panels, processors);
         else live.saved(panels, processors);

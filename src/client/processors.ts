@@ -35,21 +35,30 @@ type Answer = { code?: string; error?: string; line?: number; column?: number };
 
 /**
  * Compiles through the server's POST /api/compile (see src/bins/compile-route.ts for why not in the
- * browser). Answers are kept by source, so typing in one pane does not recompile the others.
+ * browser). Answers are kept by source, so typing in one pane does not recompile the others. The key
+ * goes along when there is one: a server whose reads need the key compiles only for its holders.
  */
-export function createPanelCompiler(root: URL): (panels: Panels, choice: ProcessorChoice) => Promise<Compiled> {
+export function createPanelCompiler(
+  root: URL,
+  apiKey: () => string | null,
+): (panels: Panels, choice: ProcessorChoice) => Promise<Compiled> {
   const known = new Map<string, Promise<Answer>>();
 
   function ask(processor: Processor, source: string): Promise<Answer> {
     const key = `${processor}\0${source}`;
     let answer = known.get(key);
     if (!answer) {
+      const token = apiKey();
       answer = fetch(new URL('api/compile', root), {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...(token && { Authorization: `token ${token}` }) },
         body: JSON.stringify({ processor, source }),
       })
-        .then((res) => res.json() as Promise<Answer>)
+        .then((res) => {
+          // Refused for want of the key: ask again next time, when it may have been given.
+          if (res.status === 403) known.delete(key);
+          return res.json() as Promise<Answer>;
+        })
         .catch(() => ({ error: 'the server could not be reached' }));
       known.set(key, answer);
       // A few panes' worth of recent answers is all the preview needs.

@@ -1,5 +1,5 @@
 /**
- * Building an output page from a bin's panels: JS Bin's rules (shared/jsbin-api.md § Pages). Pure and
+ * Building an output page from a bin's panels: JS Bin's rules (docs/bin-api.md § Pages). Pure and
  * free of Node and DOM APIs, because the server (`/:bin`) and the editor's live preview both run it and
  * must agree on what a bin looks like.
  */

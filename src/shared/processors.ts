@@ -1,6 +1,6 @@
 /**
  * The preprocessors a panel can use, as recorded in a revision's `settings.processors`
- * (shared/jsbin-api.md). Shared by the server, which compiles, and the editor, which offers them.
+ * (docs/bin-api.md). Shared by the server, which compiles, and the editor, which offers them.
  */
 import type { Panels } from './assemble.js';
 

@@ -115,7 +115,7 @@ describe('live sharing over Server-Sent Events', () => {
   });
 
   it('puts the follow script in output pages, not in source or downloads', async () => {
-    expect(await (await server.fetch(`/${bin}/quiet`)).text()).to.include('new EventSource(here)');
+    expect(await (await server.fetch(`/${bin}/quiet`)).text()).to.include('new EventSource(at(here, false))');
     expect(await (await server.fetch(`/${bin}/1/source`)).text()).to.not.include('EventSource');
   });
 });

@@ -47,7 +47,7 @@ describe('the editor in Chromium on a server that needs a key', () => {
   it('sends the key in the Authorization header, never in the URL', async () => {
     const saves: { url: string; authorization: string | undefined }[] = [];
     t.page.on('request', (request) => {
-      if (request.method() === 'POST') saves.push({ url: request.url(), authorization: request.headers().authorization });
+      if (request.url().endsWith('/save')) saves.push({ url: request.url(), authorization: request.headers().authorization });
     });
     await t.page.click('#save');
     await answerKey(KEY);
@@ -56,6 +56,18 @@ describe('the editor in Chromium on a server that needs a key', () => {
       { url: `${server.url}/api/save`, authorization: undefined },
       { url: `${server.url}/api/save`, authorization: `token ${KEY}` },
     ]);
+  });
+
+  it('opens a session with the accepted key: an HttpOnly, SameSite=Strict cookie that is not the key', async () => {
+    const session = t.page.waitForResponse((res) => res.url().endsWith('/api/session'));
+    await t.page.click('#save');
+    await answerKey(KEY);
+    expect((await session).status()).to.equal(200);
+    const cookies = await t.context.cookies();
+    expect(cookies.map(({ httpOnly, sameSite, path }) => ({ httpOnly, sameSite, path }))).to.deep.equal([
+      { httpOnly: true, sameSite: 'Strict', path: '/' },
+    ]);
+    expect(cookies[0]!.value).not.to.include(KEY);
   });
 
   it('shows a wrong key\'s error, forgets the key and keeps the unsaved code', async () => {
