@@ -61,13 +61,14 @@ export async function callApi(
   return { status: res.status, body: parsed, headers: res.headers };
 }
 
-/** Opens a long-lived GET (an event stream): no time limit once it answers; unreachable as in callApi. */
-export async function openStream(options: ClientOptions, path: string): Promise<Response> {
+/** Opens a long-lived GET (an event stream): no time limit, ended by `signal`; unreachable as in callApi. */
+export async function openStream(options: ClientOptions, path: string, signal?: AbortSignal): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'text/event-stream' };
   if (options.apiKey) headers.Authorization = `token ${options.apiKey}`;
   try {
-    return await fetch(new URL(path, withSlash(options.server)), { headers });
+    return await fetch(new URL(path, withSlash(options.server)), { headers, signal });
   } catch (err) {
+    if (signal?.aborted) throw err;
     throw unreachable(options, err);
   }
 }

@@ -4,6 +4,7 @@ import { registerBinCommands } from './bin-commands.js';
 import { registerMockCommands } from './mock-commands.js';
 import { registerServeBins } from './serve-bins.js';
 import { registerServeMocks } from './serve-mocks.js';
+import { safeLine } from './terminal-text.js';
 
 /** Builds the program; each command file only declares its flags and lazy-loads its work. */
 export function createProgram(): Command {
@@ -41,12 +42,13 @@ function handleError(err: unknown, debug: boolean): number {
     return err.exitCode === 0 ? 0 : EXIT.usage;
   }
   if (err instanceof CliError) {
-    process.stderr.write(`snippetkit: ${err.message}\n`);
+    // messages quote servers and files: one line, control characters shown escaped
+    process.stderr.write(`snippetkit: ${safeLine(err.message)}\n`);
     if (debug) process.stderr.write(`${err.stack}\n`);
     return err.exitCode;
   }
   const e = err as Error;
-  process.stderr.write(`snippetkit: ${e?.message ?? String(err)}\n`);
+  process.stderr.write(`snippetkit: ${safeLine(e?.message ?? String(err))}\n`);
   if (debug) process.stderr.write(`${e?.stack}\n`);
   else process.stderr.write('snippetkit: run again with --debug for details\n');
   return EXIT.failure;

@@ -6,6 +6,7 @@ import type { MockAddFlags } from './mock-commands.js';
 import { chalk, table, type Output } from './output.js';
 import { parseJsonFile, readText } from './read-input.js';
 import { readEvents } from './sse.js';
+import { safeLine, safeLines } from './terminal-text.js';
 
 type Listed = { name: string; statusCode: number; delay: number; hits: number; updated?: string; url?: string };
 type LoggedRequest = { time: string; method: string; url: string; headers: Record<string, string | string[]>; body: string };
@@ -60,7 +61,9 @@ export async function mockList(command: Command): Promise<void> {
   if (!Array.isArray(endpoints)) throw notOurApi(client, 'its list has no endpoints');
   if (out.json) return out.result('', endpoints);
   if (endpoints.length === 0) return out.result(chalk.dim('no endpoints yet: add one with `snippetkit mock add NAME FILE.json`'), []);
-  const rows = endpoints.map((e) => [e.name, String(e.statusCode), `${e.delay} ms`, String(e.hits), e.updated ?? '', e.url ?? servedUrl(client, e.name)]);
+  const rows = endpoints.map((e) =>
+    [e.name, e.statusCode, `${e.delay} ms`, e.hits, e.updated ?? '', e.url ?? servedUrl(client, e.name)].map((cell) => safeLine(String(cell))),
+  );
   out.result(table(['NAME', 'STATUS', 'DELAY', 'HITS', 'UPDATED', 'URL'], rows), endpoints);
 }
 
@@ -69,8 +72,9 @@ export async function mockGet(name: string, command: Command): Promise<void> {
   const { status, body } = await callApi(client, 'GET', endpointPath(name));
   check(client, name, status, body);
   const record = body as { statusCode: number; delay: number; headers?: Record<string, string>; data: unknown; hits?: number };
-  const headers = Object.entries(record.headers ?? {}).map(([k, v]) => `\n${chalk.dim('header')} ${k}: ${v}`).join('');
-  const text = `${chalk.bold(name)}  status ${record.statusCode}  delay ${record.delay} ms  hits ${record.hits ?? 0}${headers}\n${JSON.stringify(record.data, null, 2)}`;
+  const headers = Object.entries(record.headers ?? {}).map(([k, v]) => `\n${chalk.dim('header')} ${safeLine(`${k}: ${v}`)}`).join('');
+  const settings = safeLine(`status ${record.statusCode}  delay ${record.delay} ms  hits ${record.hits ?? 0}`);
+  const text = `${chalk.bold(safeLine(name))}  ${settings}${headers}\n${safeLines(JSON.stringify(record.data, null, 2))}`;
   out.result(text, body);
 }
 
@@ -96,23 +100,32 @@ export async function mockLog(name: string, flags: { follow?: boolean }, command
 
 /**
  * Follows the endpoint's event stream: the log so far (the `log` event, newest first), then each
- * request as the server records it. Runs until Ctrl+C, or fails when the server goes away.
+ * request as the server records it. Runs until Ctrl+C (a stop by the user: exit 0), or fails when
+ * the server goes away.
  */
 async function follow(client: ClientOptions, out: Output, name: string): Promise<void> {
-  const res = await openStream(client, `${endpointPath(name)}/events`);
-  if (res.status === 404) throw notFound(client, name);
-  if (!res.ok || !res.body || !res.headers.get('content-type')?.startsWith('text/event-stream')) {
-    throw notOurApi(client, `GET /${endpointPath(name)}/events answered ${res.status} without an event stream`);
-  }
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
   try {
+    const res = await openStream(client, `${endpointPath(name)}/events`, stop.signal);
+    if (res.status === 404) throw notFound(client, name);
+    if (!res.ok || !res.body || !res.headers.get('content-type')?.startsWith('text/event-stream')) {
+      throw notOurApi(client, `GET /${endpointPath(name)}/events answered ${res.status} without an event stream`);
+    }
     for await (const { event, data } of readEvents(res.body)) {
       if (event === 'log') for (const request of (JSON.parse(data) as LoggedRequest[]).reverse()) printOne(out, request);
       else if (event === 'request') printOne(out, JSON.parse(data) as LoggedRequest);
     }
   } catch (err) {
+    if (stop.signal.aborted) return;
     if (err instanceof SyntaxError) throw notOurApi(client, 'its event stream sent data that is not JSON');
+    if (err instanceof CliError) throw err;
     // the connection dropped: reported below like a clean end
+  } finally {
+    process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
   }
+  if (stop.signal.aborted) return;
   throw new CliError(`the mock server at ${client.server} closed the stream (stopped?)`, EXIT.unreachable);
 }
 
@@ -123,13 +136,14 @@ function printOne(out: Output, request: LoggedRequest): void {
 
 function formatRequest(request: LoggedRequest): string {
   const headers = Object.entries(request.headers)
-    .map(([k, v]) => `  ${chalk.dim(`${k}:`)} ${Array.isArray(v) ? v.join(', ') : v}`)
+    .map(([k, v]) => `  ${chalk.dim(`${safeLine(k)}:`)} ${safeLine(Array.isArray(v) ? v.join(', ') : String(v))}`)
     .join('\n');
-  let body = request.body;
+  let body = typeof request.body === 'string' ? request.body : '';
   try {
     if (body) body = JSON.stringify(JSON.parse(body), null, 2);
   } catch {
     // not JSON: shown as it came
   }
-  return `${chalk.dim(request.time)} ${chalk.bold(request.method)} ${request.url}\n${headers}${body ? `\n${body}` : ''}\n`;
+  const line = `${chalk.dim(safeLine(String(request.time)))} ${chalk.bold(safeLine(String(request.method)))} ${safeLine(String(request.url))}`;
+  return `${line}\n${headers}${body ? `\n${safeLines(body)}` : ''}\n`;
 }
