@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { callApi, errorMessage, notOurApi, openStream, type ClientOptions } from './client.js';
+import { callApi, checkShape, errorMessage, notOurApi, openStream, type ClientOptions } from './client.js';
 import { clientContext } from './client-flags.js';
 import { CliError, EXIT } from './errors.js';
 import type { MockAddFlags } from './mock-commands.js';
@@ -108,10 +108,13 @@ async function follow(client: ClientOptions, out: Output, name: string): Promise
   const onSignal = () => stop.abort();
   process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
   try {
-    const res = await openStream(client, `${endpointPath(name)}/events`, stop.signal);
-    if (res.status === 404) throw notFound(client, name);
+    const path = `${endpointPath(name)}/events`;
+    const res = await openStream(client, path, stop.signal);
     if (!res.ok || !res.body || !res.headers.get('content-type')?.startsWith('text/event-stream')) {
-      throw notOurApi(client, `GET /${endpointPath(name)}/events answered ${res.status} without an event stream`);
+      // a 404 is only "no such endpoint" when the mock server says it
+      checkShape(client, `GET /${path}`, res, await res.text());
+      if (res.status === 404) throw notFound(client, name);
+      throw notOurApi(client, `GET /${path} answered ${res.status} without an event stream`);
     }
     for await (const { event, data } of readEvents(res.body)) {
       if (event === 'log') for (const request of (JSON.parse(data) as LoggedRequest[]).reverse()) printOne(out, request);
