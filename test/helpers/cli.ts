@@ -96,7 +96,7 @@ export function startServerProcess(args: string[], env: NodeJS.ProcessEnv = {}):
 }
 
 /** The test runner's environment without the variables that configure snippetkit. */
-function cleanEnv(): NodeJS.ProcessEnv {
+export function cleanEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { NO_COLOR: '1' };
   for (const [key, value] of Object.entries(process.env)) {
     if (!key.startsWith('SNIPPETKIT_') && key !== 'PORT' && key !== 'FORCE_COLOR') env[key] = value;
