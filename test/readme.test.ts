@@ -18,7 +18,7 @@ type Step = { kind: 'script'; text: string } | { kind: 'background'; command: st
 const README = new URL('../README.md', import.meta.url);
 const LONG_RUNNING = /\bsnippetkit (serve-bins|serve-mocks)\b|\s--follow\b/;
 
-export function readmeSteps(markdown: string): Step[] {
+function readmeSteps(markdown: string): Step[] {
   const steps: Step[] = [];
   for (const [, info, body] of markdown.matchAll(/^```(sh[^\n]*)\n([\s\S]*?)^```$/gm)) {
     if (info!.trim() !== 'sh') continue;
@@ -78,9 +78,11 @@ function startShell(cwd: string, env: NodeJS.ProcessEnv) {
 }
 
 async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from({ length: count }, () => new Promise<ReturnType<typeof createServer>>((r) => { const s = createServer().listen(0, '127.0.0.1', () => r(s)); })),
-  );
+  const listen = () =>
+    new Promise<ReturnType<typeof createServer>>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => resolve(server));
+    });
+  const servers = await Promise.all(Array.from({ length: count }, listen));
   const ports = servers.map((s) => (s.address() as { port: number }).port);
   await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
   return ports;
@@ -92,12 +94,19 @@ describe('README', function () {
   it('runs its walkthrough as written, block by block, on a fresh machine', async () => {
     const temp = tempDir();
     const [binPort, mockPort] = await freePorts(2);
-    const markdown = readFileSync(README, 'utf8').replace(/:3000\b/g, `:${binPort}`).replace(/:16540\b/g, `:${mockPort}`);
+    const markdown = readFileSync(README, 'utf8')
+      .replace(/:3000\b/g, `:${binPort}`)
+      .replace(/:16540\b/g, `:${mockPort}`);
     const shims = join(temp.dir, 'bin');
     const work = join(temp.dir, 'work');
     mkdirSync(shims);
     mkdirSync(work);
-    const npx = `#!/bin/sh\n[ "$1" = snippetkit ] || { echo "only npx snippetkit runs here" >&2; exit 127; }\nshift\nexec "${process.execPath}" "${CLI}" "$@"\n`;
+    const npx = [
+      '#!/bin/sh',
+      '[ "$1" = snippetkit ] || { echo "only npx snippetkit runs here" >&2; exit 127; }',
+      'shift',
+      `exec "${process.execPath}" "${CLI}" "$@"`,
+    ].join('\n');
     writeFileSync(join(shims, 'npx'), npx, { mode: 0o755 });
     const shell = startShell(work, {
       ...cleanEnv(),
@@ -119,11 +128,13 @@ describe('README', function () {
     };
     try {
       const steps = readmeSteps(markdown);
-      expect(steps.filter((s) => s.kind === 'background').map((s) => s.kind === 'background' && s.name)).to.include.members(['serve-bins', 'serve-mocks']);
+      const started = steps.flatMap((s) => (s.kind === 'background' ? [s.name] : []));
+      expect(started).to.include.members(['serve-bins', 'serve-mocks']);
       for (const [id, step] of steps.entries()) {
         if (step.kind === 'script') {
           writeFileSync(join(temp.dir, `step-${id}.sh`), `${step.text}\n`);
-          shell.send(`source ${join(temp.dir, `step-${id}.sh`)}; printf '\\n__STEP_${id}__ %s\\n' "\${__failed:-ok}"; __failed=`);
+          const file = join(temp.dir, `step-${id}.sh`);
+          shell.send(`source ${file}; printf '\\n__STEP_${id}__ %s\\n' "\${__failed:-ok}"; __failed=`);
           const [, result] = await shell.waitFor(new RegExp(`__STEP_${id}__ (.*)\\n`));
           expect(result, `README block failed:\n${step.text}\n--- output ---\n${shell.output()}`).to.equal('ok');
           continue;
@@ -131,7 +142,8 @@ describe('README', function () {
         if (running.has(step.name)) await stop(step.name);
         // the group reports the pid, then the exit code, on the shell's own output (fd 3); the command's output
         // is tagged, to find its first line
-        shell.send(`{ ${step.command} & p=$!; echo "__PID_${id}__ $p" >&3; wait $p; echo "__EXIT_${id}__ $?" >&3; } > >(sed -u 's/^/__OUT_${id}__ /') 2>&1 &`);
+        const group = `{ ${step.command} & p=$!; echo "__PID_${id}__ $p" >&3; wait $p; echo "__EXIT_${id}__ $?" >&3; }`;
+        shell.send(`${group} > >(sed -u 's/^/__OUT_${id}__ /') 2>&1 &`);
         const [, pid] = await shell.waitFor(new RegExp(`__PID_${id}__ (\\d+)`));
         running.set(step.name, { id, pid: Number(pid) });
         const [first] = await shell.waitFor(new RegExp(`__OUT_${id}__ .*\\n|__EXIT_${id}__ \\d+`));

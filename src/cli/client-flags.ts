@@ -16,7 +16,9 @@ export function withClientFlags(command: Command, kind: ServerKind): Command {
   const { env, url } = DEFAULT_SERVER[kind];
   command.option('--server <url>', `the ${kind} server (env ${env}; default ${url})`);
   // only the bin server has keys: the mock server is never sent one
-  if (kind === 'bin') command.option('--api-key <key>', 'API key, sent as "Authorization: token KEY" (env SNIPPETKIT_API_KEY)');
+  if (kind === 'bin') {
+    command.option('--api-key <key>', 'API key, sent as "Authorization: token KEY" (env SNIPPETKIT_API_KEY)');
+  }
   return command
     .option('--json', 'machine-readable output on stdout, nothing else')
     .option('-q, --quiet', 'print only the result and errors');

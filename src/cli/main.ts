@@ -26,14 +26,16 @@ export function createProgram(): Command {
  */
 function configureErrors(command: Command, path: string): void {
   command.exitOverride().configureOutput({
-    outputError: (text, write) => write(`snippetkit: ${text.trim().replace(/^error: /, '')} (see \`${path} --help\`)\n`),
+    outputError: (text, write) =>
+      write(`snippetkit: ${text.trim().replace(/^error: /, '')} (see \`${path} --help\`)\n`),
   });
   for (const sub of command.commands) configureErrors(sub, `${path} ${sub.name()}`);
 }
 
 /** Read at run time: one small file, so start-up stays fast and the version has one home. */
 function packageVersion(): string {
-  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
 }
 
 export async function main(argv: string[]): Promise<void> {

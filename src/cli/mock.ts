@@ -9,7 +9,13 @@ import { readEvents } from './sse.js';
 import { safeLine, safeLines } from './terminal-text.js';
 
 type Listed = { name: string; statusCode: number; delay: number; hits: number; updated?: string; url?: string };
-type LoggedRequest = { time: string; method: string; url: string; headers: Record<string, string | string[]>; body: string };
+type LoggedRequest = {
+  time: string;
+  method: string;
+  url: string;
+  headers: Record<string, string | string[]>;
+  body: string;
+};
 
 const endpointPath = (name: string) => `api/endpoint/${encodeURIComponent(name)}`;
 const servedUrl = (client: ClientOptions, name: string) => `${client.server}/endpoint/${encodeURIComponent(name)}`;
@@ -23,14 +29,19 @@ export function parseHeader(header: string): [string, string] {
 }
 
 function notFound(client: ClientOptions, name: string): CliError {
-  return new CliError(`no endpoint named ${name} at ${client.server}; \`snippetkit mock list\` shows them`, EXIT.notFound);
+  const hint = '`snippetkit mock list` shows them';
+  return new CliError(`no endpoint named ${name} at ${client.server}; ${hint}`, EXIT.notFound);
 }
 
 /** Turns a non-2xx answer into a CliError worded for the user. */
 function check(client: ClientOptions, name: string, status: number, body: unknown): void {
   if (status === 404) throw notFound(client, name);
-  if (status === 409) throw new CliError(`an endpoint named ${name} already exists; pass --force to replace it`, EXIT.refused);
-  if (status >= 400) throw new CliError(`the mock server refused it: ${errorMessage(body) ?? `status ${status}`}`, EXIT.refused);
+  if (status === 409) {
+    throw new CliError(`an endpoint named ${name} already exists; pass --force to replace it`, EXIT.refused);
+  }
+  if (status >= 400) {
+    throw new CliError(`the mock server refused it: ${errorMessage(body) ?? `status ${status}`}`, EXIT.refused);
+  }
   if (typeof body !== 'object' || body === null || (body as { success?: unknown }).success !== true) {
     throw notOurApi(client, `it answered ${status} without {"success": true}`);
   }
@@ -60,9 +71,13 @@ export async function mockList(command: Command): Promise<void> {
   const endpoints = (body as { endpoints?: Listed[] }).endpoints;
   if (!Array.isArray(endpoints)) throw notOurApi(client, 'its list has no endpoints');
   if (out.json) return out.result('', endpoints);
-  if (endpoints.length === 0) return out.result(chalk.dim('no endpoints yet: add one with `snippetkit mock add NAME FILE.json`'), []);
+  if (endpoints.length === 0) {
+    return out.result(chalk.dim('no endpoints yet: add one with `snippetkit mock add NAME FILE.json`'), []);
+  }
   const rows = endpoints.map((e) =>
-    [e.name, e.statusCode, `${e.delay} ms`, e.hits, e.updated ?? '', e.url ?? servedUrl(client, e.name)].map((cell) => safeLine(String(cell))),
+    [e.name, e.statusCode, `${e.delay} ms`, e.hits, e.updated ?? '', e.url ?? servedUrl(client, e.name)].map((cell) =>
+      safeLine(String(cell)),
+    ),
   );
   out.result(table(['NAME', 'STATUS', 'DELAY', 'HITS', 'UPDATED', 'URL'], rows), endpoints);
 }
@@ -71,10 +86,19 @@ export async function mockGet(name: string, command: Command): Promise<void> {
   const { client, out } = clientContext(command, 'mock');
   const { status, body } = await callApi(client, 'GET', endpointPath(name));
   check(client, name, status, body);
-  const record = body as { statusCode: number; delay: number; headers?: Record<string, string>; data: unknown; hits?: number };
-  const headers = Object.entries(record.headers ?? {}).map(([k, v]) => `\n${chalk.dim('header')} ${safeLine(`${k}: ${v}`)}`).join('');
+  const record = body as {
+    statusCode: number;
+    delay: number;
+    headers?: Record<string, string>;
+    data: unknown;
+    hits?: number;
+  };
+  const headers = Object.entries(record.headers ?? {})
+    .map(([k, v]) => `\n${chalk.dim('header')} ${safeLine(`${k}: ${v}`)}`)
+    .join('');
   const settings = safeLine(`status ${record.statusCode}  delay ${record.delay} ms  hits ${record.hits ?? 0}`);
-  const text = `${chalk.bold(safeLine(name))}  ${settings}${headers}\n${safeLines(JSON.stringify(record.data, null, 2))}`;
+  const data = safeLines(JSON.stringify(record.data, null, 2));
+  const text = `${chalk.bold(safeLine(name))}  ${settings}${headers}\n${data}`;
   out.result(text, body);
 }
 
@@ -94,7 +118,8 @@ export async function mockLog(name: string, flags: { follow?: boolean }, command
   if (!Array.isArray(requests)) throw notOurApi(client, 'its request log has no requests');
   const oldestFirst = [...requests].reverse(); // the server sends newest first
   if (out.json) return out.result('', oldestFirst);
-  const text = oldestFirst.length === 0 ? chalk.dim(`${name} has received no requests yet`) : oldestFirst.map(formatRequest).join('\n');
+  const empty = chalk.dim(`${name} has received no requests yet`);
+  const text = oldestFirst.length === 0 ? empty : oldestFirst.map(formatRequest).join('\n');
   out.result(text, oldestFirst);
 }
 
@@ -117,7 +142,9 @@ async function follow(client: ClientOptions, out: Output, name: string): Promise
       throw notOurApi(client, `GET /${path} answered ${res.status} without an event stream`);
     }
     for await (const { event, data } of readEvents(res.body)) {
-      if (event === 'log') for (const request of (JSON.parse(data) as LoggedRequest[]).reverse()) printOne(out, request);
+      if (event === 'log') {
+        for (const request of (JSON.parse(data) as LoggedRequest[]).reverse()) printOne(out, request);
+      }
       else if (event === 'request') printOne(out, JSON.parse(data) as LoggedRequest);
     }
   } catch (err) {
@@ -147,6 +174,7 @@ function formatRequest(request: LoggedRequest): string {
   } catch {
     // not JSON: shown as it came
   }
-  const line = `${chalk.dim(safeLine(String(request.time)))} ${chalk.bold(safeLine(String(request.method)))} ${safeLine(String(request.url))}`;
+  const [time, method, url] = [request.time, request.method, request.url].map((field) => safeLine(String(field)));
+  const line = `${chalk.dim(time)} ${chalk.bold(method)} ${url}`;
   return `${line}\n${headers}${body ? `\n${safeLines(body)}` : ''}\n`;
 }

@@ -13,7 +13,9 @@ export async function ensureFolder(dir: string): Promise<void> {
   for (;;) {
     try {
       const found = await stat(existing);
-      if (!found.isDirectory()) throw new CliError(`cannot write into ${dir}: ${existing} is a file, not a folder`, EXIT.file);
+      if (!found.isDirectory()) {
+        throw new CliError(`cannot write into ${dir}: ${existing} is a file, not a folder`, EXIT.file);
+      }
       break;
     } catch (err) {
       if (err instanceof CliError) throw err;

@@ -37,15 +37,19 @@ export async function pull(target: string, flags: PullFlags, command: Command): 
   const { client, out } = context;
   // the API key goes only to the server the user configured, never to a host named in an argument
   if (server && server !== new URL(client.server).origin) {
-    throw new CliError(`${target} is on ${server}, not on the bin server ${client.server}; pass --server ${server} to pull from it`, EXIT.usage);
+    const hint = `pass --server ${server} to pull from it`;
+    throw new CliError(`${target} is on ${server}, not on the bin server ${client.server}; ${hint}`, EXIT.usage);
   }
   const stdoutPanel = flags.stdout && PANELS.find((p) => p.name === flags.stdout || p.key === flags.stdout);
-  if (flags.stdout && !stdoutPanel) throw new CliError(`--stdout takes html, css or js, not ${flags.stdout}`, EXIT.usage);
+  if (flags.stdout && !stdoutPanel) {
+    throw new CliError(`--stdout takes html, css or js, not ${flags.stdout}`, EXIT.usage);
+  }
 
   const path = `api/${encodeURIComponent(bin)}${rev ? `/${rev}` : ''}`;
   const { status, body } = await callApi(client, 'GET', path);
   if (status === 404) {
-    throw new CliError(rev ? `bin ${bin} has no revision ${rev} at ${client.server}` : `no bin named ${bin} at ${client.server}`, EXIT.notFound);
+    const missing = rev ? `bin ${bin} has no revision ${rev}` : `no bin named ${bin}`;
+    throw new CliError(`${missing} at ${client.server}`, EXIT.notFound);
   }
   const found = body as Record<string, unknown> | undefined;
   if (status !== 200 || !found || PANELS.some((p) => typeof found[p.key] !== 'string')) {
@@ -58,7 +62,10 @@ export async function pull(target: string, flags: PullFlags, command: Command): 
     return;
   }
   const dir = resolve(flags.out ?? '.');
-  const files = PANELS.filter((p) => found[p.key] !== '').map((p) => ({ path: join(dir, `${bin}${p.ext}`), text: found[p.key] as string }));
+  const files = PANELS.filter((p) => found[p.key] !== '').map((p) => ({
+    path: join(dir, `${bin}${p.ext}`),
+    text: found[p.key] as string,
+  }));
   const existing = files.filter((f) => existsSync(f.path)).map((f) => f.path);
   if (existing.length > 0 && !flags.force) {
     throw new CliError(`would overwrite ${existing.join(', ')}; pass --force to overwrite`, EXIT.file);

@@ -7,7 +7,8 @@ import { tempDir } from '../helpers/temp.js';
 
 // What a hostile webhook sends: clear the screen, set the window title, a fake green line drawn over the
 // real one, a carriage return, C1 CSI, DEL and a right-to-left override.
-const HOSTILE = '\x1b[2J\x1b[H\x1b]0;pwned\x07\x1b[32mAll webhooks verified OK\x1b[0m\rX\x9b31m\x7f\u202eevil\nline two\ttab';
+const FORGED = '\x1b[2J\x1b[H\x1b]0;pwned\x07\x1b[32mAll webhooks verified OK\x1b[0m\rX\x9b31m\x7f\u202eevil';
+const HOSTILE = `${FORGED}\nline two\ttab`;
 const RAW = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202e]/;
 
 describe('snippetkit mock log with hostile request bodies', function () {
@@ -36,7 +37,9 @@ describe('snippetkit mock log with hostile request bodies', function () {
 
   function expectEscaped(text: string): void {
     expect(text).not.to.match(RAW);
-    expect(text).to.include('\\x1b[2J\\x1b[H\\x1b]0;pwned\\x07\\x1b[32mAll webhooks verified OK\\x1b[0m\\rX\\x9b31m\\x7f\\u202eevil');
+    expect(text).to.include(
+      '\\x1b[2J\\x1b[H\\x1b]0;pwned\\x07\\x1b[32mAll webhooks verified OK\\x1b[0m\\rX\\x9b31m\\x7f\\u202eevil',
+    );
     expect(text).to.include('\nline two\ttab'); // a body's line breaks and tabs stay
   }
 
@@ -87,14 +90,16 @@ describe('snippetkit mock log with hostile request bodies', function () {
     // a server that answers like the mock API, with a message that would clear the screen
     const hostile = createServer((_req, res) => {
       res.writeHead(400, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ success: false, message: `bad\x1b[2J\x1b[32mAll OK\r\nfake line\u202e`, field: 'name' }));
+      const message = 'bad\x1b[2J\x1b[32mAll OK\r\nfake line\u202e';
+      res.end(JSON.stringify({ success: false, message, field: 'name' }));
     });
     await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
       const result = await runCli(['mock', 'add', 'x', '-', '--server', url], {}, '{}');
       expect(result.code).to.equal(9);
-      expect(result.stderr).to.equal('snippetkit: the mock server refused it: bad\\x1b[2J\\x1b[32mAll OK\\r\\nfake line\\u202e\n');
+      const shown = 'bad\\x1b[2J\\x1b[32mAll OK\\r\\nfake line\\u202e';
+      expect(result.stderr).to.equal(`snippetkit: the mock server refused it: ${shown}\n`);
     } finally {
       hostile.close();
     }

@@ -18,7 +18,8 @@ describe('npm prepare', () => {
   beforeEach(() => {
     temp = tempDir();
     fakeNpm = join(temp.dir, 'fake-npm.mjs');
-    writeFileSync(fakeNpm, `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker())}, process.argv.slice(2).join(' '));\n`);
+    const record = `writeFileSync(${JSON.stringify(marker())}, process.argv.slice(2).join(' '));`;
+    writeFileSync(fakeNpm, `import { writeFileSync } from 'node:fs';\n${record}\n`);
   });
   afterEach(() => temp.cleanup());
 

@@ -38,7 +38,9 @@ export function spawnCli(args: string[], env: NodeJS.ProcessEnv = {}): RunningCl
     for (const check of waiters) check();
   });
   child.stderr.on('data', (d) => (stderr += d));
-  const done = new Promise<CliResult>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  const done = new Promise<CliResult>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
   return {
     child,
     done,
