@@ -20,7 +20,8 @@ const result = await build({
   minify: true,
   format: 'esm',
   target: ['chrome110', 'firefox110', 'safari16'],
-  sourcemap: 'linked',
+  // maps are written for debugging here but not shipped (package.json `files`), so the bundles name none
+  sourcemap: 'external',
   metafile: true,
   logLevel: 'warning',
 });

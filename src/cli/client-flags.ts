@@ -14,9 +14,12 @@ const DEFAULT_SERVER: Record<ServerKind, { env: string; url: string }> = {
 /** Adds the client flags to a command; `kind` picks the default server shown in its help. */
 export function withClientFlags(command: Command, kind: ServerKind): Command {
   const { env, url } = DEFAULT_SERVER[kind];
+  command.option('--server <url>', `the ${kind} server (env ${env}; default ${url})`);
+  // only the bin server has keys: the mock server is never sent one
+  if (kind === 'bin') {
+    command.option('--api-key <key>', 'API key, sent as "Authorization: token KEY" (env SNIPPETKIT_API_KEY)');
+  }
   return command
-    .option('--server <url>', `the ${kind} server (env ${env}; default ${url})`)
-    .option('--api-key <key>', 'API key, sent as "Authorization: token KEY" (env SNIPPETKIT_API_KEY)')
     .option('--json', 'machine-readable output on stdout, nothing else')
     .option('-q, --quiet', 'print only the result and errors');
 }
@@ -39,7 +42,11 @@ export function clientContext(command: Command, kind: ServerKind, env: NodeJS.Pr
     throw new CliError(`--server ${server} must be an http:// or https:// URL`, EXIT.usage);
   }
   return {
-    client: { server: server.replace(/\/+$/, ''), kind, apiKey: flags.apiKey ?? (env.SNIPPETKIT_API_KEY || undefined) },
+    client: {
+      server: server.replace(/\/+$/, ''),
+      kind,
+      apiKey: kind === 'bin' ? (flags.apiKey ?? (env.SNIPPETKIT_API_KEY || undefined)) : undefined,
+    },
     out: createOutput(flags),
     flags,
   };

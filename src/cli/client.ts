@@ -44,12 +44,7 @@ export async function callApi(
     throw unreachable(options, err);
   }
   const text = await res.text();
-  let parsed: unknown;
-  try {
-    parsed = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    throw notOurApi(options, `${method} ${url.pathname} answered ${res.status} with ${describe(res, text)}`);
-  }
+  const parsed = checkShape(options, `${method} ${url.pathname}`, res, text);
   if (res.status === 401 || res.status === 403) {
     const said = errorMessage(parsed);
     const refused = options.apiKey ? 'refused the API key' : 'needs an API key';
@@ -61,15 +56,38 @@ export async function callApi(
   return { status: res.status, body: parsed, headers: res.headers };
 }
 
-/** Opens a long-lived GET (an event stream): no time limit once it answers; unreachable as in callApi. */
-export async function openStream(options: ClientOptions, path: string): Promise<Response> {
+/** Opens a long-lived GET (an event stream): no time limit, ended by `signal`; unreachable as in callApi. */
+export async function openStream(options: ClientOptions, path: string, signal?: AbortSignal): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'text/event-stream' };
   if (options.apiKey) headers.Authorization = `token ${options.apiKey}`;
   try {
-    return await fetch(new URL(path, withSlash(options.server)), { headers });
+    return await fetch(new URL(path, withSlash(options.server)), { headers, signal });
   } catch (err) {
+    if (signal?.aborted) throw err;
     throw unreachable(options, err);
   }
+}
+
+/**
+ * The answer's JSON when it has the shape of the API asked for: the mock server's bodies all carry
+ * `success`, the bin server's errors carry `error` and never `success`. Anything else (an HTML page,
+ * the other snippetkit server, another JSON API) is a notOurApi error naming what answered.
+ */
+export function checkShape(options: ClientOptions, request: string, res: Response, text: string): unknown {
+  let parsed: unknown;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    throw notOurApi(options, `${request} answered ${res.status} with ${describe(res, text)}`);
+  }
+  const body = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
+  const mockShaped = typeof body.success === 'boolean';
+  const binError = typeof body.error === 'string' && !mockShaped;
+  const ours = options.kind === 'mock' ? mockShaped : !mockShaped && (res.status < 400 || binError);
+  if (ours) return parsed;
+  const looks = options.kind === 'mock' ? binError && 'bin' : mockShaped && 'mock';
+  const guess = looks ? `, which looks like a snippetkit ${looks} server` : '';
+  throw notOurApi(options, `${request} answered ${res.status} with ${describe(res, text)}${guess}`);
 }
 
 /** The message of a server's error body: JS Bin's `{error}` or the mock server's `{message}`. */

@@ -32,3 +32,20 @@ export const EXIT = {
   /** The server refused the input (a 4xx with its message), e.g. a mock name already in use. */
   refused: 9,
 } as const;
+
+const FILE_ERRORS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EISDIR: 'it is a folder',
+  ENOTDIR: 'part of the path is a file, not a folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the device',
+  EEXIST: 'it already exists',
+};
+
+/** Why a file operation failed, in words rather than an errno code. */
+export function fileErrorReason(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  return (code && FILE_ERRORS[code]) ?? code ?? (err as Error).message;
+}

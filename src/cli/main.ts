@@ -1,17 +1,18 @@
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { CliError, EXIT } from './errors.js';
 import { registerBinCommands } from './bin-commands.js';
 import { registerMockCommands } from './mock-commands.js';
 import { registerServeBins } from './serve-bins.js';
 import { registerServeMocks } from './serve-mocks.js';
+import { safeLine } from './terminal-text.js';
 
 /** Builds the program; each command file only declares its flags and lazy-loads its work. */
 export function createProgram(): Command {
   const program = new Command('snippetkit')
     .description('Local JS Bin-style snippet server and JSON mock server, with terminal clients for both')
-    .option('--debug', 'print stack traces of errors')
-    .showHelpAfterError()
-    .configureOutput({ outputError: (text, write) => write(text) });
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .option('--debug', 'print stack traces of errors');
   registerServeBins(program);
   registerBinCommands(program);
   registerServeMocks(program);
@@ -19,10 +20,27 @@ export function createProgram(): Command {
   return program;
 }
 
+/**
+ * Every command, nested ones included, throws instead of exiting (so usage errors end with exit 2)
+ * and words a usage error as one line that points at its help, rather than printing the whole help.
+ */
+function configureErrors(command: Command, path: string): void {
+  command.exitOverride().configureOutput({
+    outputError: (text, write) =>
+      write(`snippetkit: ${text.trim().replace(/^error: /, '')} (see \`${path} --help\`)\n`),
+  });
+  for (const sub of command.commands) configureErrors(sub, `${path} ${sub.name()}`);
+}
+
+/** Read at run time: one small file, so start-up stays fast and the version has one home. */
+function packageVersion(): string {
+  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
+}
+
 export async function main(argv: string[]): Promise<void> {
   const program = createProgram();
-  program.exitOverride();
-  for (const command of program.commands) command.exitOverride();
+  configureErrors(program, 'snippetkit');
   try {
     await program.parseAsync(argv);
   } catch (err) {
@@ -37,16 +55,17 @@ function handleError(err: unknown, debug: boolean): number {
   }
   // InvalidArgumentError is a CommanderError too, but one thrown by our own checks: printed above
   if (err instanceof CommanderError) {
-    // commander already printed the message (and help); --help and --version end here with code 0
+    // commander already printed the message; --help and --version end here with code 0
     return err.exitCode === 0 ? 0 : EXIT.usage;
   }
   if (err instanceof CliError) {
-    process.stderr.write(`snippetkit: ${err.message}\n`);
+    // messages quote servers and files: one line, control characters shown escaped
+    process.stderr.write(`snippetkit: ${safeLine(err.message)}\n`);
     if (debug) process.stderr.write(`${err.stack}\n`);
     return err.exitCode;
   }
   const e = err as Error;
-  process.stderr.write(`snippetkit: ${e?.message ?? String(err)}\n`);
+  process.stderr.write(`snippetkit: ${safeLine(e?.message ?? String(err))}\n`);
   if (debug) process.stderr.write(`${e?.stack}\n`);
   else process.stderr.write('snippetkit: run again with --debug for details\n');
   return EXIT.failure;

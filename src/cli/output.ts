@@ -1,4 +1,5 @@
 import chalk from 'chalk';
+import { safeLines } from './terminal-text.js';
 
 export type OutputFlags = { json?: boolean; quiet?: boolean };
 
@@ -13,7 +14,8 @@ export function createOutput(flags: OutputFlags) {
   return {
     json: Boolean(flags.json),
     note(message: string): void {
-      if (!flags.quiet && !flags.json) process.stderr.write(`${chalk.dim(message)}\n`);
+      // notes quote server answers (names, summaries): shown escaped like every network text
+      if (!flags.quiet && !flags.json) process.stderr.write(`${chalk.dim(safeLines(message))}\n`);
     },
     /** The command's answer: `text` for people, `value` for --json. */
     result(text: string, value: unknown): void {

@@ -1,11 +1,12 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { PullFlags } from './bin-commands.js';
-import { callApi, notOurApi, type ClientOptions } from './client.js';
+import { callApi, notOurApi } from './client.js';
 import { clientContext } from './client-flags.js';
-import { CliError, EXIT } from './errors.js';
+import { CliError, EXIT, fileErrorReason } from './errors.js';
+import { ensureFolder } from './out-folder.js';
 
 const PANELS = [
   { name: 'html', key: 'html', ext: '.html' },
@@ -15,7 +16,7 @@ const PANELS = [
 
 type Target = { bin: string; rev?: string; server?: string };
 
-/** `abc`, `abc/2`, or a bin URL (`http://host:3000/abc/2/edit`), whose server then wins over --server. */
+/** `abc`, `abc/2`, or a bin URL (`http://host:3000/abc/2/edit`) on the configured server. */
 export function parseTarget(target: string): Target {
   if (/^https?:\/\//i.test(target)) {
     const url = new URL(target);
@@ -33,15 +34,22 @@ export function parseTarget(target: string): Target {
 export async function pull(target: string, flags: PullFlags, command: Command): Promise<void> {
   const context = clientContext(command, 'bin');
   const { bin, rev, server } = parseTarget(target);
-  const client: ClientOptions = server ? { ...context.client, server } : context.client;
-  const { out } = context;
+  const { client, out } = context;
+  // the API key goes only to the server the user configured, never to a host named in an argument
+  if (server && server !== new URL(client.server).origin) {
+    const hint = `pass --server ${server} to pull from it`;
+    throw new CliError(`${target} is on ${server}, not on the bin server ${client.server}; ${hint}`, EXIT.usage);
+  }
   const stdoutPanel = flags.stdout && PANELS.find((p) => p.name === flags.stdout || p.key === flags.stdout);
-  if (flags.stdout && !stdoutPanel) throw new CliError(`--stdout takes html, css or js, not ${flags.stdout}`, EXIT.usage);
+  if (flags.stdout && !stdoutPanel) {
+    throw new CliError(`--stdout takes html, css or js, not ${flags.stdout}`, EXIT.usage);
+  }
 
   const path = `api/${encodeURIComponent(bin)}${rev ? `/${rev}` : ''}`;
   const { status, body } = await callApi(client, 'GET', path);
   if (status === 404) {
-    throw new CliError(rev ? `bin ${bin} has no revision ${rev} at ${client.server}` : `no bin named ${bin} at ${client.server}`, EXIT.notFound);
+    const missing = rev ? `bin ${bin} has no revision ${rev}` : `no bin named ${bin}`;
+    throw new CliError(`${missing} at ${client.server}`, EXIT.notFound);
   }
   const found = body as Record<string, unknown> | undefined;
   if (status !== 200 || !found || PANELS.some((p) => typeof found[p.key] !== 'string')) {
@@ -54,16 +62,21 @@ export async function pull(target: string, flags: PullFlags, command: Command): 
     return;
   }
   const dir = resolve(flags.out ?? '.');
-  const files = PANELS.filter((p) => found[p.key] !== '').map((p) => ({ path: join(dir, `${bin}${p.ext}`), text: found[p.key] as string }));
+  const files = PANELS.filter((p) => found[p.key] !== '').map((p) => ({
+    path: join(dir, `${bin}${p.ext}`),
+    text: found[p.key] as string,
+  }));
   const existing = files.filter((f) => existsSync(f.path)).map((f) => f.path);
   if (existing.length > 0 && !flags.force) {
     throw new CliError(`would overwrite ${existing.join(', ')}; pass --force to overwrite`, EXIT.file);
   }
-  try {
-    await mkdir(dir, { recursive: true });
-    for (const file of files) await writeFile(file.path, file.text);
-  } catch (err) {
-    throw new CliError(`cannot write into ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, EXIT.file);
+  await ensureFolder(dir);
+  for (const file of files) {
+    try {
+      await writeFile(file.path, file.text);
+    } catch (err) {
+      throw new CliError(`cannot write ${file.path}: ${fileErrorReason(err)}`, EXIT.file);
+    }
   }
   if (files.length === 0) out.note(`${bin}/${snapshot} has no content to write`);
   out.result(files.map((f) => f.path).join('\n'), { bin, snapshot, files: files.map((f) => f.path) });

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describeJsonError } from '../shared/json-check.js';
-import { CliError, EXIT } from './errors.js';
+import { CliError, EXIT, fileErrorReason } from './errors.js';
 
 /** The text of a file, or of standard input for `-`; a missing or unreadable file is a CliError. */
 export async function readText(path: string): Promise<string> {
@@ -8,9 +8,7 @@ export async function readText(path: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (code ?? (err as Error).message);
-    throw new CliError(`cannot read ${path}: ${why}`, EXIT.file);
+    throw new CliError(`cannot read ${path}: ${fileErrorReason(err)}`, EXIT.file);
   }
 }
 

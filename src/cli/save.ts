@@ -6,6 +6,7 @@ import { callApi, errorMessage, notOurApi } from './client.js';
 import { clientContext } from './client-flags.js';
 import { CliError, EXIT } from './errors.js';
 import { readText } from './read-input.js';
+import { safeLine } from './terminal-text.js';
 
 type Panel = 'html' | 'javascript' | 'css';
 
@@ -58,7 +59,7 @@ export async function save(file: string | undefined, flags: SaveFlags, command: 
   }
   out.note(`took ${Object.entries(picked).map(([panel, path]) => `${panel} from ${path === '-' ? 'standard input' : basename(path)}`).join(', ')}`);
   const url = `${client.server}/${saved.url}/${saved.snapshot}`;
-  out.result(url, {
+  out.result(safeLine(url), {
     url,
     edit: `${url}/edit`,
     bin: saved.url,

@@ -11,22 +11,24 @@ describe('snippetkit save and pull', function () {
   let temp: ReturnType<typeof tempDir>;
   let server: ServerProcess;
   let keyed: ServerProcess;
+  let mocks: ServerProcess;
   const cli = (args: string[], input?: string, env: NodeJS.ProcessEnv = {}) =>
     runCli(args, { SNIPPETKIT_BIN_SERVER: server.url, ...env }, input);
 
   before(async () => {
     temp = tempDir();
-    [server, keyed] = await Promise.all([
+    [server, keyed, mocks] = await Promise.all([
       startServerProcess(['serve-bins', '--port', '0', '--data', join(temp.dir, 'open.sqlite')], {
         SNIPPETKIT_API_ALLOWANONYMOUSREADWRITE: 'true',
       }),
       startServerProcess(['serve-bins', '--port', '0', '--data', join(temp.dir, 'keyed.sqlite')], {
         SNIPPETKIT_OWNERSHIP_API_KEY: 'k3y',
       }),
+      startServerProcess(['serve-mocks', '--port', '0', '--data', join(temp.dir, 'mocks.sqlite')]),
     ]);
   });
   after(async () => {
-    await Promise.all([server.stop(), keyed.stop()]);
+    await Promise.all([server.stop(), keyed.stop(), mocks.stop()]);
     temp.cleanup();
   });
 
@@ -63,7 +65,7 @@ describe('snippetkit save and pull', function () {
     const second = await cli(['save', '--js', join(src.dir, 'b.js'), '--bin', bin]);
     expect(second.stdout.trim()).to.equal(`${server.url}/${bin}/2`);
     expect((await cli(['pull', `${bin}/1`, '--stdout', 'js'])).stdout).to.equal('one()');
-    expect((await cli(['pull', `${server.url}/${bin}/2/edit`, '--stdout', 'js'], undefined, { SNIPPETKIT_BIN_SERVER: 'http://127.0.0.1:1' })).stdout).to.equal('two()');
+    expect((await cli(['pull', `${server.url}/${bin}/2/edit`, '--stdout', 'js'])).stdout).to.equal('two()');
     src.cleanup();
   });
 
@@ -100,6 +102,26 @@ describe('snippetkit save and pull', function () {
     src.cleanup();
   });
 
+  it('never sends the API key to a host named in a bin URL', async () => {
+    const seen: string[] = [];
+    const other = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`);
+      res.setHeader('content-type', 'application/json').end('{"html":"","css":"","javascript":"","snapshot":2}');
+    }).listen(0, '127.0.0.1');
+    await new Promise((r) => other.once('listening', r));
+    try {
+      const otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+      const result = await cli(['pull', `${otherUrl}/abc/2`, '--api-key', 'k3y', '--stdout', 'html']);
+      expect(result.code).to.equal(2);
+      expect(result.stderr).to.equal(
+        `snippetkit: ${otherUrl}/abc/2 is on ${otherUrl}, not on the bin server ${server.url}; pass --server ${otherUrl} to pull from it\n`,
+      );
+      expect(seen).to.deep.equal([]);
+    } finally {
+      other.close();
+    }
+  });
+
   describe('errors: one line, a documented exit code, no stack', () => {
     let html: Server;
     let htmlUrl: string;
@@ -112,6 +134,7 @@ describe('snippetkit save and pull', function () {
       html = createServer((_req, res) => res.setHeader('content-type', 'text/html').end('<html>not an API</html>')).listen(0, '127.0.0.1');
       await new Promise((r) => html.once('listening', r));
       htmlUrl = `http://127.0.0.1:${(html.address() as AddressInfo).port}`;
+      expect((await cli(['save', '-', '--bin', 'pulled'], '<p>to pull</p>')).code).to.equal(0);
     });
     after(() => html.close());
 
@@ -142,6 +165,42 @@ describe('snippetkit save and pull', function () {
         code: 8,
         message: () => `snippetkit: ${htmlUrl} does not look like a snippetkit bin server: GET /api/abc answered 200 with text/html (<html>not an API</html>); check --server`,
       },
+      {
+        name: 'a save sent to the mock server',
+        args: () => ['save', '-', '--server', mocks.url],
+        code: 8,
+        message: () =>
+          `snippetkit: ${mocks.url} does not look like a snippetkit bin server: POST /api/save answered 404 with ` +
+          'application/json; charset=utf-8 ({"success":false,"message":"no route for…), which looks like a snippetkit mock ' +
+          'server; check --server',
+      },
+      {
+        name: 'a mock list sent to the bin server',
+        args: () => ['mock', 'list', '--server', server.url],
+        code: 8,
+        message: () =>
+          `snippetkit: ${server.url} does not look like a snippetkit mock server: GET /api/endpoints answered 404 with ` +
+          'application/json; charset=utf-8 ({"error":"not found"}), which looks like a snippetkit bin server; check --server',
+      },
+      {
+        name: 'a pull into a file',
+        args: () => ['pull', 'pulled', '--out', join(temp.dir, 'open.sqlite')],
+        code: 7,
+        message: () => `snippetkit: cannot write into ${join(temp.dir, 'open.sqlite')}: ${join(temp.dir, 'open.sqlite')} is a file, not a folder`,
+      },
+      {
+        name: 'a pull into a folder that cannot be created',
+        args: () => ['pull', 'pulled', '--out', '/proc/snippetkit/x'],
+        code: 7,
+        message: () => 'snippetkit: cannot create the folder /proc/snippetkit: folders cannot be created there',
+      },
+      {
+        name: 'a bad flag value on a nested command',
+        args: () => ['mock', 'add', 'x', 'y', '--status', 'abc'],
+        code: 2,
+        message: () => "snippetkit: option '-s, --status <code>' argument 'abc' is invalid. must be a whole number (see `snippetkit mock add --help`)",
+      },
+      { name: 'an unknown flag', args: () => ['save', '--bogus'], code: 2, message: () => "snippetkit: unknown option '--bogus' (see `snippetkit save --help`)" },
       { name: 'an empty save', args: () => ['save', '-'], code: 9, message: () => 'snippetkit: the bin server refused the save: Unable to save: The bin has no content' },
       { name: 'nothing to save', args: () => ['save'], code: 2, message: () => 'snippetkit: nothing to save: give FILE.html (or .js/.css), or --html/--js/--css FILE' },
     ];
@@ -153,6 +212,17 @@ describe('snippetkit save and pull', function () {
         expect(result.stdout).to.equal('');
       });
     }
+
+    it('prints the package version with --version and -V', async () => {
+      const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+      for (const flag of ['--version', '-V']) expect(await runCli([flag])).to.deep.include({ code: 0, stdout: `${version}\n` });
+    });
+
+    it('offers no --api-key on mock commands, and sends no key to the mock server', async () => {
+      expect((await runCli(['mock', 'list', '--help'])).stdout).not.to.include('--api-key');
+      const result = await runCli(['mock', 'list', '--api-key', 'k3y', '--server', mocks.url]);
+      expect([result.code, result.stderr]).to.deep.equal([2, "snippetkit: unknown option '--api-key' (see `snippetkit mock list --help`)\n"]);
+    });
 
     it('saves with the key from --api-key or SNIPPETKIT_API_KEY', async () => {
       const flag = await cli(['save', '-', '--server', keyed.url, '--api-key', 'k3y'], 'x');

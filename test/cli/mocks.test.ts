@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, startServerProcess, type ServerProcess } from '../helpers/cli.js';
+import { runCli, spawnCli, startServerProcess, type ServerProcess } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 describe('snippetkit mock', function () {
@@ -111,25 +111,21 @@ describe('snippetkit mock', function () {
   it('follows the log so far, then new requests, with --follow', async () => {
     await cli(['mock', 'add', 'followed', jsonFile('f.json', '{}')]);
     await fetch(`${server.url}/endpoint/followed?n=0`);
-    const { spawn } = await import('node:child_process');
-    const { CLI } = await import('../helpers/cli.js');
-    const child = spawn(process.execPath, [CLI, 'mock', 'log', 'followed', '--follow', '--json', '--server', server.url]);
+    const following = spawnCli(['mock', 'log', 'followed', '--follow', '--json', '--server', server.url]);
+    const lines = (out: string) => out.split('\n').filter(Boolean);
     try {
-      let out = '';
-      child.stdout.on('data', (d) => (out += d));
-      await new Promise((r) => setTimeout(r, 700));
+      // the log so far is printed once the stream is open, so what follows arrives live
+      await following.waitForStdout((out) => lines(out).length >= 1);
       await fetch(`${server.url}/endpoint/followed?n=1`);
       await fetch(`${server.url}/endpoint/followed?n=2`, { method: 'DELETE' });
-      const deadline = Date.now() + 5000;
-      while (out.split('\n').filter(Boolean).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      const lines = out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { method: string; url: string });
-      expect(lines.map((l) => `${l.method} ${l.url}`)).to.deep.equal([
+      const out = await following.waitForStdout((text) => lines(text).length >= 3);
+      expect(lines(out).map((l) => JSON.parse(l) as { method: string; url: string }).map((l) => `${l.method} ${l.url}`)).to.deep.equal([
         'GET /endpoint/followed?n=0',
         'GET /endpoint/followed?n=1',
         'DELETE /endpoint/followed?n=2',
       ]);
     } finally {
-      child.kill();
+      following.child.kill();
     }
   });
 
@@ -142,10 +138,11 @@ describe('snippetkit mock', function () {
   it('ends --follow with exit code 4 when the server stops', async () => {
     const own = await startServerProcess(['serve-mocks', '--port', '0', '--data', join(temp.dir, 'own.sqlite')]);
     await fetch(`${own.url}/api/endpoint/add`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"name":"w","data":1}' });
-    const following = runCli(['mock', 'log', 'w', '--follow', '--server', own.url]);
-    await new Promise((r) => setTimeout(r, 500));
+    await fetch(`${own.url}/endpoint/w`);
+    const following = spawnCli(['mock', 'log', 'w', '--follow', '--server', own.url]);
+    await following.waitForStdout((out) => out.includes('GET /endpoint/w'));
     await own.stop();
-    const result = await following;
+    const result = await following.done;
     expect(result.code).to.equal(4);
     expect(result.stderr.trim()).to.equal(`snippetkit: the mock server at ${own.url} closed the stream (stopped?)`);
   });

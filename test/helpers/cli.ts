@@ -19,6 +19,46 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, input?: stri
   });
 }
 
+export type RunningCli = {
+  child: ChildProcess;
+  /** Resolves once stdout satisfies `ready` (e.g. holds its first line); rejects if the process ends first. */
+  waitForStdout(ready: (stdout: string) => boolean): Promise<string>;
+  /** Resolves when the process has ended. */
+  done: Promise<CliResult>;
+};
+
+/** Starts `snippetkit ...args` and leaves it running (for --follow and other long-lived commands). */
+export function spawnCli(args: string[], env: NodeJS.ProcessEnv = {}): RunningCli {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...cleanEnv(), ...env } });
+  let stdout = '';
+  let stderr = '';
+  const waiters = new Set<() => void>();
+  child.stdout.on('data', (d) => {
+    stdout += d;
+    for (const check of waiters) check();
+  });
+  child.stderr.on('data', (d) => (stderr += d));
+  const done = new Promise<CliResult>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+  return {
+    child,
+    done,
+    waitForStdout(ready) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (!ready(stdout)) return;
+          waiters.delete(check);
+          resolve(stdout);
+        };
+        waiters.add(check);
+        check();
+        void done.then(() => reject(new Error(`snippetkit ended before the awaited output: ${stdout}${stderr}`)));
+      });
+    },
+  };
+}
+
 export type ServerProcess = {
   child: ChildProcess;
   url: string;
@@ -58,7 +98,7 @@ export function startServerProcess(args: string[], env: NodeJS.ProcessEnv = {}):
 }
 
 /** The test runner's environment without the variables that configure snippetkit. */
-function cleanEnv(): NodeJS.ProcessEnv {
+export function cleanEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { NO_COLOR: '1' };
   for (const [key, value] of Object.entries(process.env)) {
     if (!key.startsWith('SNIPPETKIT_') && key !== 'PORT' && key !== 'FORCE_COLOR') env[key] = value;
