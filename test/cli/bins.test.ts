@@ -7,7 +7,7 @@ import { runCli, startServerProcess, type ServerProcess } from '../helpers/cli.j
 import { tempDir } from '../helpers/temp.js';
 
 describe('snippetkit save and pull', function () {
-  this.timeout(30_000);
+  this.timeout(60_000); // tests run the CLI several times: seconds each on a loaded 2-core machine
   let temp: ReturnType<typeof tempDir>;
   let server: ServerProcess;
   let keyed: ServerProcess;

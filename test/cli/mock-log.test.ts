@@ -12,7 +12,7 @@ const HOSTILE = `${FORGED}\nline two\ttab`;
 const RAW = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202e]/;
 
 describe('snippetkit mock log with hostile request bodies', function () {
-  this.timeout(30_000);
+  this.timeout(60_000); // each test runs the CLI up to twice: seconds each on a loaded 2-core machine
   let temp: ReturnType<typeof tempDir>;
   let server: ServerProcess;
   const env = () => ({ SNIPPETKIT_MOCK_SERVER: server.url });

@@ -5,7 +5,7 @@ import { runCli, spawnCli, startServerProcess, type ServerProcess } from '../hel
 import { tempDir } from '../helpers/temp.js';
 
 describe('snippetkit mock', function () {
-  this.timeout(30_000);
+  this.timeout(60_000); // tests run the CLI several times: seconds each on a loaded 2-core machine
   let temp: ReturnType<typeof tempDir>;
   let server: ServerProcess;
   const cli = (args: string[], input?: string) => runCli(args, { SNIPPETKIT_MOCK_SERVER: server.url }, input);
