@@ -1,36 +1,54 @@
+import { z } from 'zod';
+import { parseSize } from '../server/size.js';
+
+// Each message names what a value must be, so an error can say "… is "false", a string; use true or false".
+const flag = z.boolean({ error: 'true or false' });
+const text = z.string({ error: 'a string' });
+const wholeNumber = z.int({ error: 'a whole number, 0 or more' }).min(0, { error: 'a whole number, 0 or more' });
+const object = <T extends z.core.$ZodLooseShape>(shape: T) => z.strictObject(shape, { error: 'an object' });
+
+/** A size in bytes, given as a number of bytes or a text such as "1MB" or "512kb". */
+export const sizeSchema = z.unknown().transform((value, ctx) => {
+  const bytes = parseSize(value);
+  if (bytes === undefined) ctx.issues.push({ code: 'custom', message: 'a size such as 1MB or 65536', input: value });
+  return bytes ?? 0;
+});
+
 /** The bin server's settings, under JS Bin's own key names (config.default.json holds the defaults). */
-export type BinConfig = {
-  api: {
+export const binConfigSchema = object({
+  api: object({
     /** Anyone may GET without a key. */
-    allowAnonymousRead: boolean;
+    allowAnonymousRead: flag,
     /** Anyone may GET and write without a key. */
-    allowAnonymousReadWrite: boolean;
-  };
-  ownership: {
+    allowAnonymousReadWrite: flag,
+  }),
+  ownership: object({
     /** The key that grants reads and writes; null = none configured. */
-    api_key: string | null;
-  };
-  blacklist: {
+    api_key: z.string({ error: 'null or a non-empty string' }).min(1, { error: 'null or a non-empty string' }).nullable(),
+  }),
+  blacklist: object({
     /** Saves whose content contains any of these strings are refused. */
-    html: string[];
-  };
-  /** Largest accepted request body, e.g. "1MB" or a number of bytes. */
-  'max-request-size': string | number;
-  cors: {
+    html: z.array(text, { error: 'a list of strings' }),
+  }),
+  /** Largest accepted request body, in bytes (given as "1MB" or a number of bytes). */
+  'max-request-size': sizeSchema,
+  cors: object({
     /** Access-Control-Allow-Origin for the API. */
-    origin: string;
-  };
-  output: {
+    origin: text,
+  }),
+  output: object({
     /** Who may frame output pages: a CSP frame-ancestors source list ("'self'", "'none'", "*", origins). */
-    frameAncestors: string;
-  };
-  cache: {
+    frameAncestors: text,
+  }),
+  cache: object({
     /** Memory for recently read revisions, in MB (0 = none: every read goes to SQLite). */
-    revisionsMB: number;
+    revisionsMB: wholeNumber,
     /** How many bins' head records (their latest revision number) stay in memory. */
-    heads: number;
-  };
-};
+    heads: wholeNumber,
+  }),
+});
+
+export type BinConfig = z.output<typeof binConfigSchema>;
 
 /** How the API can be used under `config`, as the start-up line says it. */
 export function apiMode(config: BinConfig): 'open' | 'keyed' | 'read-only' | 'closed' {

@@ -1,23 +1,34 @@
 import { readFileSync } from 'node:fs';
-import type { BinConfig } from '../bins/config.js';
+import { fileURLToPath } from 'node:url';
+import { binConfigSchema, type BinConfig } from '../bins/config.js';
+import { describeJsonError } from '../shared/json-check.js';
 import { CliError, EXIT } from './errors.js';
+import { fromText, validateSettings, type Source, type Sources } from './settings.js';
 
-const DEFAULTS_URL = new URL('../../config.default.json', import.meta.url);
+const DEFAULTS_FILE = fileURLToPath(new URL('../../config.default.json', import.meta.url));
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
+type JsonObject = { [key: string]: unknown };
 
 /**
  * The bin server's config: config.default.json, then the --config file merged over it, then
  * SNIPPETKIT_<PATH> environment variables for single keys (JS Bin's JSBIN_<PATH>), e.g.
  * SNIPPETKIT_API_ALLOWANONYMOUSREADWRITE=true or SNIPPETKIT_OWNERSHIP_API_KEY=secret.
+ * Checked against the schema as a whole: a wrong type or an unknown key is a usage error naming its source.
  */
 export function loadBinConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env): BinConfig {
-  const defaults = JSON.parse(readFileSync(DEFAULTS_URL, 'utf8')) as JsonObject;
+  const defaults = readConfigFile(DEFAULTS_FILE);
+  const sources: Sources = new Map();
   let config = defaults;
-  if (file) config = mergeDeep(config, readConfigFile(file));
-  applyEnv(config, defaults, env);
-  return config as unknown as BinConfig;
+  if (file) config = mergeDeep(config, readConfigFile(file), { kind: 'file', file }, sources);
+  applyEnv(config, defaults, env, sources);
+  return validateSettings(binConfigSchema, config, sources);
+}
+
+/** The defaults with `overrides` merged over them, checked like a config file (for tests and embedders). */
+export function binConfigWith(overrides: JsonObject): BinConfig {
+  const sources: Sources = new Map();
+  const config = mergeDeep(readConfigFile(DEFAULTS_FILE), overrides, { kind: 'file', file: 'the given config' }, sources);
+  return validateSettings(binConfigSchema, config, sources);
 }
 
 function readConfigFile(file: string): JsonObject {
@@ -30,62 +41,45 @@ function readConfigFile(file: string): JsonObject {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
-  } catch (err) {
-    throw new CliError(`the config file ${file} is not valid JSON: ${(err as Error).message}`, EXIT.usage);
+  } catch {
+    const where = describeJsonError(text) ?? 'it does not parse';
+    throw new CliError(`the config file ${file} is not valid JSON: ${where}`, EXIT.usage);
   }
   if (!isObject(parsed)) throw new CliError(`the config file ${file} must hold a JSON object`, EXIT.usage);
   return parsed;
 }
 
-/** Objects merge key by key; anything else (arrays included) replaces. */
-export function mergeDeep(base: JsonObject, over: JsonObject): JsonObject {
+/** Objects merge key by key; anything else (arrays included) replaces. Each key given is recorded as from `source`. */
+export function mergeDeep(base: JsonObject, over: JsonObject, source?: Source, sources?: Sources, path = ''): JsonObject {
   const out: JsonObject = { ...base };
   for (const [key, value] of Object.entries(over)) {
+    const keyPath = path ? `${path}.${key}` : key;
+    if (source) sources?.set(keyPath, source);
     const current = out[key];
-    out[key] = isObject(current) && isObject(value) ? mergeDeep(current, value) : value;
+    out[key] = isObject(current) && isObject(value) ? mergeDeep(current, value, source, sources, keyPath) : value;
   }
   return out;
 }
 
-function applyEnv(config: JsonObject, defaults: JsonObject, env: NodeJS.ProcessEnv, path: string[] = []): void {
+/** Every key the defaults have can be set by its variable; an empty variable counts as unset. */
+function applyEnv(config: JsonObject, defaults: JsonObject, env: NodeJS.ProcessEnv, sources: Sources, path: string[] = []): void {
   for (const [key, fallback] of Object.entries(defaults)) {
     const keyPath = [...path, key];
     if (isObject(fallback)) {
       if (!isObject(config[key])) config[key] = {};
-      applyEnv(config[key] as JsonObject, fallback, env, keyPath);
+      applyEnv(config[key] as JsonObject, fallback, env, sources, keyPath);
       continue;
     }
     const name = envName(keyPath);
     const raw = env[name];
-    if (raw !== undefined) config[key] = parseEnvValue(name, raw, fallback);
+    if (raw === undefined || raw === '') continue;
+    config[key] = fromText(raw, fallback);
+    sources.set(keyPath.join('.'), { kind: 'env', name, raw });
   }
 }
 
 function envName(path: string[]): string {
   return `SNIPPETKIT_${path.map((part) => part.toUpperCase().replace(/[^A-Z0-9]+/g, '_')).join('_')}`;
-}
-
-function parseEnvValue(name: string, raw: string, fallback: Json): Json {
-  if (typeof fallback === 'boolean') {
-    if (/^(true|1|yes)$/i.test(raw)) return true;
-    if (/^(false|0|no)$/i.test(raw)) return false;
-    throw new CliError(`${name}=${raw} must be true or false`, EXIT.usage);
-  }
-  if (Array.isArray(fallback)) {
-    try {
-      const value = JSON.parse(raw) as Json;
-      if (Array.isArray(value)) return value;
-    } catch {
-      // fall through to the error
-    }
-    throw new CliError(`${name} must be a JSON array, e.g. '["<script"]'`, EXIT.usage);
-  }
-  if (typeof fallback === 'number') {
-    const value = Number(raw);
-    if (!Number.isFinite(value)) throw new CliError(`${name}=${raw} must be a number`, EXIT.usage);
-    return value;
-  }
-  return raw;
 }
 
 function isObject(value: unknown): value is JsonObject {
