@@ -66,8 +66,8 @@ function applyEnv(config: JsonObject, defaults: JsonObject, env: NodeJS.ProcessE
   for (const [key, fallback] of Object.entries(defaults)) {
     const keyPath = [...path, key];
     if (isObject(fallback)) {
-      if (!isObject(config[key])) config[key] = {};
-      applyEnv(config[key] as JsonObject, fallback, env, sources, keyPath);
+      // A file that made a section something else is refused by the schema, naming the file.
+      if (isObject(config[key])) applyEnv(config[key] as JsonObject, fallback, env, sources, keyPath);
       continue;
     }
     const name = envName(keyPath);
