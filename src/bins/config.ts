@@ -1,18 +1,11 @@
 import { z } from 'zod';
-import { parseSize } from '../server/size.js';
-
-// Each message names what a value must be, so an error can say "… is "false", a string; use true or false".
-const flag = z.boolean({ error: 'true or false' });
-const text = z.string({ error: 'a string' });
-const wholeNumber = z.int({ error: 'a whole number, 0 or more' }).min(0, { error: 'a whole number, 0 or more' });
-const object = <T extends z.core.$ZodLooseShape>(shape: T) => z.strictObject(shape, { error: 'an object' });
-
-/** A size in bytes, given as a number of bytes or a text such as "1MB" or "512kb". */
-export const sizeSchema = z.unknown().transform((value, ctx) => {
-  const bytes = parseSize(value);
-  if (bytes === undefined) ctx.issues.push({ code: 'custom', message: 'a size such as 1MB or 65536', input: value });
-  return bytes ?? 0;
-});
+import {
+  flagSchema as flag,
+  settingsObject as object,
+  sizeSchema,
+  textSchema as text,
+  wholeNumberSchema as wholeNumber,
+} from '../server/setting-schemas.js';
 
 /** The bin server's settings, under JS Bin's own key names (config.default.json holds the defaults). */
 export const binConfigSchema = object({

@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
 import { binConfigSchema, type BinConfig } from '../bins/config.js';
+import { hostNamesSchema, portSchema, settingsObject, textSchema } from '../server/setting-schemas.js';
 import { describeJsonError } from '../shared/json-check.js';
 import { CliError, EXIT } from './errors.js';
-import { fromText, validateSettings, type Source, type Sources } from './settings.js';
+import type { ServeBinsFlags } from './serve-bins.js';
+import { fromText, layerSettings, validateSettings, type FlatSetting, type Source, type Sources } from './settings.js';
 
 const DEFAULTS_FILE = fileURLToPath(new URL('../../config.default.json', import.meta.url));
 
@@ -29,6 +32,25 @@ export function binConfigWith(overrides: JsonObject): BinConfig {
   const sources: Sources = new Map();
   const config = mergeDeep(readConfigFile(DEFAULTS_FILE), overrides, { kind: 'file', file: 'the given config' }, sources);
   return validateSettings(binConfigSchema, config, sources);
+}
+
+/** serve-bins' own settings, outside the JS Bin config: where to listen, the data file, the Host check. */
+const serveSchema = settingsObject({
+  port: portSchema,
+  /** The SQLite file; undefined = the default one in the user's data folder. */
+  data: textSchema.optional(),
+  allowedHosts: hostNamesSchema,
+});
+
+const SERVE_SETTINGS: FlatSetting[] = [
+  { key: 'port', flag: '--port', env: 'PORT', fallback: 3000 },
+  { key: 'data', flag: '--data', env: 'SNIPPETKIT_BIN_DATA', fallback: undefined },
+  { key: 'allowedHosts', flag: '--allowed-host', env: 'SNIPPETKIT_ALLOWED_HOSTS', fallback: [] },
+];
+
+export function loadServeBinsSettings(flags: ServeBinsFlags, env: NodeJS.ProcessEnv): z.output<typeof serveSchema> {
+  const { value, sources } = layerSettings(SERVE_SETTINGS, { ...flags, allowedHosts: flags.allowedHost }, env);
+  return validateSettings(serveSchema, value, sources);
 }
 
 function readConfigFile(file: string): JsonObject {

@@ -94,3 +94,39 @@ function shapeAt(schema: z.ZodType, path: PropertyKey[]): Record<string, unknown
   for (const key of path) at = at instanceof z.ZodObject ? (at.shape as Record<PropertyKey, unknown>)[key] : undefined;
   return at instanceof z.ZodObject ? (at.shape as Record<string, unknown>) : {};
 }
+
+/** One setting of a server that has flags and variables but no config file. */
+export type FlatSetting = { key: string; flag: string; env: string; fallback: unknown };
+
+/**
+ * Flags over environment over defaults, each value recorded with its source. Flags and variables
+ * come in as text (lists as repeated flags, or comma-separated in a variable); an empty variable is unset.
+ */
+export function layerSettings(
+  settings: readonly FlatSetting[],
+  flags: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+): { value: Record<string, unknown>; sources: Sources } {
+  const value: Record<string, unknown> = {};
+  const sources: Sources = new Map();
+  for (const { key, flag, env: name, fallback } of settings) {
+    value[key] = fallback;
+    const raw = env[name];
+    if (raw !== undefined && raw !== '') {
+      value[key] = Array.isArray(fallback) ? splitList(raw) : fromText(raw, fallback);
+      sources.set(key, { kind: 'env', name, raw });
+    }
+    const given = flags[key];
+    if (given === undefined) continue;
+    value[key] = typeof given === 'string' ? fromText(given, fallback) : given;
+    sources.set(key, { kind: 'flag', name: flag, raw: Array.isArray(given) ? given.join(' ') : String(given) });
+  }
+  return { value, sources };
+}
+
+function splitList(raw: string): string[] {
+  return raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}

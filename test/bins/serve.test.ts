@@ -167,7 +167,7 @@ describe('snippetkit serve-bins (the process)', function () {
   it('says when PORT is not a port', async () => {
     const result = await runCli(['serve-bins', '--data', join(temp.dir, 'b.sqlite')], { PORT: 'http' });
     expect(result.code).to.equal(2);
-    expect(result.stderr).to.include('PORT=http must be a port number');
+    expect(result.stderr).to.equal('snippetkit: PORT=http (environment) is not a port number from 0 to 65535\n');
   });
 
   it('says when its port is taken', async () => {

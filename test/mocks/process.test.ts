@@ -94,15 +94,21 @@ describe('snippetkit serve-mocks (the process)', function () {
   });
 
   for (const [args, env, message] of [
-    [['--port', 'x'], {}, "option '-p, --port <port>' argument 'x' is invalid. must be a port number from 0 to 65535"],
-    [['--max-delay', '-5'], {}, "option '--max-delay <ms>' argument '-5' is invalid. must be a whole number"],
-    [['--max-body', '0'], {}, "option '--max-body <bytes>' argument '0' is invalid. must be at least 1"],
-    [[], { SNIPPETKIT_MOCK_PORT: 'abc' }, 'SNIPPETKIT_MOCK_PORT=abc must be a port number from 0 to 65535'],
+    [['--port', 'x'], {}, '--port x (flag) is not a port number from 0 to 65535'],
+    [['--max-delay', '-5'], {}, '--max-delay -5 (flag) is not a whole number, 0 or more'],
+    [['--max-body', '0'], {}, '--max-body 0 (flag) is not a size of at least 1 byte, such as 1MB or 65536'],
+    [['--max-body', 'lots'], {}, '--max-body lots (flag) is not a size such as 1MB or 65536'],
+    [['--allowed-host', 'http://x/'], {}, '--allowed-host http://x/ (flag) is not a host name such as dev.example or 192.168.1.5, or all'],
+    [[], { SNIPPETKIT_MOCK_PORT: 'abc' }, 'SNIPPETKIT_MOCK_PORT=abc (environment) is not a port number from 0 to 65535'],
+    [[], { SNIPPETKIT_MOCK_MAX_BODY: 'lots' }, 'SNIPPETKIT_MOCK_MAX_BODY=lots (environment) is not a size such as 1MB or 65536'],
+    [[], { SNIPPETKIT_MOCK_CORS: 'off' }, 'SNIPPETKIT_MOCK_CORS=off (environment) is not true or false'],
+    [[], { SNIPPETKIT_MOCK_TRUST_PROXY: 'false ' }, 'SNIPPETKIT_MOCK_TRUST_PROXY=false  (environment) is not true or false'],
   ] as const) {
     it(`exits with code 2 for ${args.join(' ') || Object.keys(env).join(' ')}`, async () => {
       const result = await runCli(['serve-mocks', ...args, '--data', join(temp.dir, 'm.sqlite')], env);
       expect(result.code).to.equal(2);
-      expect(result.stderr).to.include(message);
+      expect(result.stderr).to.equal(`snippetkit: ${message}\n`);
+      expect(existsSync(join(temp.dir, 'm.sqlite')), 'nothing opened').to.equal(false);
     });
   }
 
