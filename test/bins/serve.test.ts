@@ -3,7 +3,8 @@ import { readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { runCli, startServerProcess } from '../helpers/cli.js';
+import { finished } from 'node:stream/promises';
+import { runCli, startServerProcess, type ServerProcess } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 function freePort(): Promise<number> {
@@ -13,6 +14,13 @@ function freePort(): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
+}
+
+/** Everything the server wrote on stderr, once it has stopped and the stream has ended (no waiting on a clock). */
+async function stderrAfterStop(server: ServerProcess): Promise<string> {
+  await server.stop();
+  await finished(server.child.stderr!);
+  return server.stderr();
 }
 
 describe('snippetkit serve-bins (the process)', function () {
@@ -185,19 +193,12 @@ describe('snippetkit serve-bins (the process)', function () {
 
   it('warns when it listens beyond this machine with anonymous writes on', async () => {
     const server = await startServerProcess(['serve-bins', '--port', '0', '--host', '0.0.0.0', '--data', join(temp.dir, 'b.sqlite')], open);
-    try {
-      await new Promise((r) => setTimeout(r, 200));
-      expect(server.stderr()).to.include('warning: listening on 0.0.0.0 with anonymous writes on');
-    } finally {
-      await server.stop();
-    }
+    expect(await stderrAfterStop(server)).to.include('warning: listening on 0.0.0.0 with anonymous writes on');
   });
 
   it('does not warn on loopback', async () => {
     const server = await startServerProcess(['serve-bins', '--port', '0', '--data', join(temp.dir, 'b.sqlite')], open);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(server.stderr()).to.equal('');
-    await server.stop();
+    expect(await stderrAfterStop(server)).not.to.include('warning');
   });
 
   it('never prints the API key, whatever requests carry it', async () => {

@@ -3,6 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { join } from 'node:path';
 import { runCli, startServerProcess } from '../helpers/cli.js';
+import { openSse } from '../helpers/sse.js';
 import { tempDir } from '../helpers/temp.js';
 
 // These run the built CLI (bin/snippetkit.js -> dist/): `npm test` builds first.
@@ -56,6 +57,9 @@ describe('snippetkit serve-mocks (the process)', function () {
   it('finishes a delayed request in flight when stopped with SIGTERM', async () => {
     const server = await startServerProcess(['serve-mocks', '--port', '0', '--data', join(temp.dir, 'm.sqlite')]);
     await put(`${server.url}/api/endpoint/add`, { name: 'slow', data: 'done', delay: 400 });
+    // The request log tells when the request has arrived (it is logged before its delay).
+    const log = await openSse(`${server.url}/api/endpoint/slow/events`);
+    await log.next('log');
     // Connection: close (agent false), as a keep-alive socket would hold the close to its idle timeout.
     const inFlight = new Promise<string>((resolve, reject) => {
       get(`${server.url}/endpoint/slow`, { agent: false }, (res) => {
@@ -64,7 +68,7 @@ describe('snippetkit serve-mocks (the process)', function () {
         res.on('end', () => resolve(body));
       }).on('error', reject);
     });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await log.next('request');
     const stopped = server.stop();
     expect(await inFlight).to.equal('"done"');
     expect(await stopped).to.equal(0);
