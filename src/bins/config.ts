@@ -6,6 +6,9 @@ import {
   textSchema as text,
   wholeNumberSchema as wholeNumber,
 } from '../server/setting-schemas.js';
+import { framing } from './security-headers.js';
+
+const SOURCE_LIST = `a CSP frame-ancestors source list such as "'self'", "'none'", "*" or origins`;
 
 /** The bin server's settings, under JS Bin's own key names (config.default.json holds the defaults). */
 export const binConfigSchema = object({
@@ -31,7 +34,7 @@ export const binConfigSchema = object({
   }),
   output: object({
     /** Who may frame output pages: a CSP frame-ancestors source list ("'self'", "'none'", "*", origins). */
-    frameAncestors: text,
+    frameAncestors: text.refine(isSourceList, { error: SOURCE_LIST }),
   }),
   cache: object({
     /** Memory for recently read revisions, in MB (0 = none: every read goes to SQLite). */
@@ -48,4 +51,13 @@ export function apiMode(config: BinConfig): 'open' | 'keyed' | 'read-only' | 'cl
   if (config.api.allowAnonymousReadWrite) return 'open';
   if (config.ownership.api_key) return 'keyed';
   return config.api.allowAnonymousRead ? 'read-only' : 'closed';
+}
+
+function isSourceList(value: string): boolean {
+  try {
+    framing(value);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -161,7 +161,9 @@ describe('snippetkit serve-bins (the process)', function () {
   it('refuses a frameAncestors setting that is not a CSP source list, as a usage error', async () => {
     const result = await runCli(['serve-bins', '--data', join(temp.dir, 'b.sqlite')], { SNIPPETKIT_OUTPUT_FRAMEANCESTORS: "'self'; script-src *" });
     expect(result.code).to.equal(2);
-    expect(result.stderr).to.match(/^snippetkit: output\.frameAncestors must be a CSP source list/);
+    expect(result.stderr).to.equal(
+      `snippetkit: SNIPPETKIT_OUTPUT_FRAMEANCESTORS='self'; script-src * (environment) is not a CSP frame-ancestors source list such as "'self'", "'none'", "*" or origins\n`,
+    );
     expect(existsSync(join(temp.dir, 'b.sqlite'))).to.equal(false);
   });
 
