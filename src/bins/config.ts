@@ -8,6 +8,7 @@ import {
 } from '../server/setting-schemas.js';
 import { framing } from './security-headers.js';
 
+const KEY = 'null or a non-empty string';
 const SOURCE_LIST = `a CSP frame-ancestors source list such as "'self'", "'none'", "*" or origins`;
 
 /** The bin server's settings, under JS Bin's own key names (config.default.json holds the defaults). */
@@ -20,7 +21,7 @@ export const binConfigSchema = object({
   }),
   ownership: object({
     /** The key that grants reads and writes; null = none configured. */
-    api_key: z.string({ error: 'null or a non-empty string' }).min(1, { error: 'null or a non-empty string' }).nullable(),
+    api_key: z.string({ error: KEY }).min(1, { error: KEY }).nullable(),
   }),
   blacklist: object({
     /** Saves whose content contains any of these strings are refused. */

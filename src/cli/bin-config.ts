@@ -30,7 +30,8 @@ export function loadBinConfig(file: string | undefined, env: NodeJS.ProcessEnv =
 /** The defaults with `overrides` merged over them, checked like a config file (for tests and embedders). */
 export function binConfigWith(overrides: JsonObject): BinConfig {
   const sources: Sources = new Map();
-  const config = mergeDeep(readConfigFile(DEFAULTS_FILE), overrides, { kind: 'file', file: 'the given config' }, sources);
+  const given: Source = { kind: 'file', file: 'the given config' };
+  const config = mergeDeep(readConfigFile(DEFAULTS_FILE), overrides, given, sources);
   return validateSettings(binConfigSchema, config, sources);
 }
 
@@ -72,7 +73,13 @@ function readConfigFile(file: string): JsonObject {
 }
 
 /** Objects merge key by key; anything else (arrays included) replaces. Each key given is recorded as from `source`. */
-export function mergeDeep(base: JsonObject, over: JsonObject, source?: Source, sources?: Sources, path = ''): JsonObject {
+export function mergeDeep(
+  base: JsonObject,
+  over: JsonObject,
+  source?: Source,
+  sources?: Sources,
+  path = '',
+): JsonObject {
   const out: JsonObject = { ...base };
   for (const [key, value] of Object.entries(over)) {
     const keyPath = path ? `${path}.${key}` : key;
@@ -84,7 +91,13 @@ export function mergeDeep(base: JsonObject, over: JsonObject, source?: Source, s
 }
 
 /** Every key the defaults have can be set by its variable; an empty variable counts as unset. */
-function applyEnv(config: JsonObject, defaults: JsonObject, env: NodeJS.ProcessEnv, sources: Sources, path: string[] = []): void {
+function applyEnv(
+  config: JsonObject,
+  defaults: JsonObject,
+  env: NodeJS.ProcessEnv,
+  sources: Sources,
+  path: string[] = [],
+): void {
   for (const [key, fallback] of Object.entries(defaults)) {
     const keyPath = [...path, key];
     if (isObject(fallback)) {

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 
 /** commander argument parser for a non-negative integer. */
 export function parseCount(value: string): number {
@@ -7,3 +7,11 @@ export function parseCount(value: string): number {
   return n;
 }
 
+
+/** `--allowed-host NAME`, repeatable, as both serve commands declare it (the Host check is in src/server). */
+export function allowedHostOption(envName: string): Option {
+  return new Option(
+    '--allowed-host <name>',
+    `answer requests for this Host besides localhost; repeatable; "all" turns the check off (env ${envName}, commas)`,
+  ).argParser((name: string, names: string[] = []) => [...names, name]);
+}

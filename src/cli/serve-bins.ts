@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { allowedHostOption } from './options.js';
 
 /** The flags as given: values stay text here and are checked with the environment in bin-config.ts. */
 export type ServeBinsFlags = {
@@ -19,12 +20,7 @@ export function registerServeBins(program: Command): void {
     .option('-H, --host <host>', 'address to listen on', '127.0.0.1')
     .option('-d, --data <file>', 'SQLite data file (env SNIPPETKIT_BIN_DATA; default in your data folder)')
     .option('-c, --config <file>', 'JSON config merged over config.default.json (env SNIPPETKIT_<PATH> per key)')
-    .option(
-      '--allowed-host <name>',
-      'answer requests for this Host besides localhost; repeatable; "all" turns the check off ' +
-        '(env SNIPPETKIT_ALLOWED_HOSTS, comma-separated)',
-      (name: string, names: string[] = []) => [...names, name],
-    )
+    .addOption(allowedHostOption('SNIPPETKIT_ALLOWED_HOSTS'))
     .option('-q, --quiet', 'print nothing but errors')
     .addHelpText(
       'after',

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { allowedHostOption } from './options.js';
 
 /** The flags as given: values stay text here and are checked with the environment in mock-settings.ts. */
 export type ServeMocksFlags = {
@@ -21,16 +22,11 @@ export function registerServeMocks(program: Command): void {
     .option('-p, --port <port>', 'port to listen on (env SNIPPETKIT_MOCK_PORT; default 16540)')
     .option('-H, --host <host>', 'address to listen on', '127.0.0.1')
     .option('-d, --data <file>', 'SQLite data file (env SNIPPETKIT_MOCK_DATA; default in your data folder)')
-    .option('--max-delay <ms>', 'largest delay an endpoint may have, in ms (env SNIPPETKIT_MOCK_MAX_DELAY; default 60000)')
-    .option('--max-body <size>', 'largest API request body, e.g. 1MB or 65536 (env SNIPPETKIT_MOCK_MAX_BODY; default 1MB)')
-    .option('--trust-proxy', 'honour X-Forwarded-For/-Proto/-Host/-Prefix from a reverse proxy (env SNIPPETKIT_MOCK_TRUST_PROXY)')
-    .option('--no-cors', 'send no CORS headers and answer no preflights on /endpoint/* (env SNIPPETKIT_MOCK_CORS=false)')
-    .option(
-      '--allowed-host <name>',
-      'answer requests for this Host besides localhost; repeatable; "all" turns the check off ' +
-        '(env SNIPPETKIT_MOCK_ALLOWED_HOSTS, comma-separated)',
-      (name: string, names: string[] = []) => [...names, name],
-    )
+    .option('--max-delay <ms>', 'largest delay an endpoint may have (env SNIPPETKIT_MOCK_MAX_DELAY; default 60000)')
+    .option('--max-body <size>', 'largest API request body, e.g. 512kb (env SNIPPETKIT_MOCK_MAX_BODY; default 1MB)')
+    .option('--trust-proxy', 'honour X-Forwarded-For/-Proto/-Host/-Prefix (env SNIPPETKIT_MOCK_TRUST_PROXY)')
+    .option('--no-cors', 'no CORS headers nor preflights on /endpoint/* (env SNIPPETKIT_MOCK_CORS=false)')
+    .addOption(allowedHostOption('SNIPPETKIT_MOCK_ALLOWED_HOSTS'))
     .option('-q, --quiet', 'print nothing but errors')
     .addHelpText(
       'after',

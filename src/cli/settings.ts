@@ -47,7 +47,8 @@ function describeIssue(issue: z.core.$ZodIssue, value: unknown, sources: Sources
   }
   const source = sourceOf(issue.path, sources);
   if (source && source.kind !== 'file') {
-    const shown = source.kind === 'env' ? `${source.name}=${source.raw} (environment)` : `${source.name} ${source.raw} (flag)`;
+    const shown =
+      source.kind === 'env' ? `${source.name}=${source.raw} (environment)` : `${source.name} ${source.raw} (flag)`;
     return `${shown} is not ${issue.message}`;
   }
   const found = valueAt(value, issue.path);

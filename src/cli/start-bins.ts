@@ -24,7 +24,8 @@ export async function startBinServer(flags: ServeBinsFlags, env: NodeJS.ProcessE
     host: flags.host,
     allowedHosts,
     hostRefusal: (message) => ({ error: message }),
-    open: () => openBinStore(file, { heads: config.cache.heads, revisionBytes: config.cache.revisionsMB * 1024 * 1024 }),
+    open: () =>
+      openBinStore(file, { heads: config.cache.heads, revisionBytes: config.cache.revisionsMB * 1024 * 1024 }),
     handler: (store) => createBinHandler({ store, config, logger, live, compiler }),
     beforeClose: () => {
       live.close();

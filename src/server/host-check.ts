@@ -19,7 +19,11 @@ export function checksHost(listenHost: string, allowed: readonly string[]): bool
  * loopback (localhost, *.localhost, 127.0.0.0/8, [::1]) nor in `allowed` gets a 403 with
  * `refusal(message)` as its JSON body. A request with no Host (HTTP/1.0) passes: a browser always sends one.
  */
-export function guardHost(handler: Handler, allowed: readonly string[], refusal: (message: string) => object): Handler {
+export function guardHost(
+  handler: Handler,
+  allowed: readonly string[],
+  refusal: (message: string) => object,
+): Handler {
   const names = new Set(allowed.map(hostName));
   return (req, res) => {
     const host = req.headers.host;
@@ -39,7 +43,7 @@ export function guardHost(handler: Handler, allowed: readonly string[], refusal:
   };
 }
 
-/** The name in a Host header, lower case, without its port: "[::1]:80" -> "[::1]", "a.localhost:3" -> "a.localhost". */
+/** The name in a Host header, lower case, without its port: "[::1]:80" -> "[::1]", "a.test:3" -> "a.test". */
 function hostName(host: string): string {
   const name = host.trim().toLowerCase();
   if (name.startsWith('[')) return name.slice(0, name.indexOf(']') + 1);

@@ -33,7 +33,8 @@ describe('snippetkit serve-bins refuses a config that is not what it seems', fun
       name: 'an unknown key',
       file: { api: { allowAnonymousWrite: true } },
       message: (f) =>
-        `api.allowAnonymousWrite in ${f} is not a setting; the keys there are allowAnonymousRead, allowAnonymousReadWrite`,
+        `api.allowAnonymousWrite in ${f} is not a setting; ` +
+        'the keys there are allowAnonymousRead, allowAnonymousReadWrite',
     },
     {
       name: 'a size that does not parse, in the file',

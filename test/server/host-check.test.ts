@@ -17,7 +17,8 @@ function refusal(server: Server, host: string, name: string): unknown {
 
 /** A raw request: fetch would not send a Host of our choosing. */
 function ask(server: ServerProcess, path: string, host: string, method = 'GET') {
-  return rawRequest(server.url, `${method} ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+  const head = `${method} ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`;
+  return rawRequest(server.url, head);
 }
 
 describe('the Host check against DNS rebinding (both server processes)', function () {
@@ -27,7 +28,8 @@ describe('the Host check against DNS rebinding (both server processes)', functio
   const start = async (server: Server, args: string[] = [], env: NodeJS.ProcessEnv = {}) => {
     const file = join(temp.dir, `${server}-${started.length}.sqlite`);
     const open = server === 'bins' ? { SNIPPETKIT_API_ALLOWANONYMOUSREADWRITE: 'true' } : {};
-    const running = await startServerProcess([`serve-${server}`, '--port', '0', '--data', file, ...args], { ...open, ...env });
+    const command = [`serve-${server}`, '--port', '0', '--data', file, ...args];
+    const running = await startServerProcess(command, { ...open, ...env });
     started.push(running);
     return running;
   };
@@ -66,7 +68,15 @@ describe('the Host check against DNS rebinding (both server processes)', functio
         });
       }
 
-      for (const host of ['localhost', 'localhost:PORT', 'app.localhost:PORT', '127.0.0.1:PORT', '127.1.2.3', '[::1]:PORT']) {
+      const loopbackHosts = [
+        'localhost',
+        'localhost:PORT',
+        'app.localhost:PORT',
+        '127.0.0.1:PORT',
+        '127.1.2.3',
+        '[::1]:PORT',
+      ];
+      for (const host of loopbackHosts) {
         it(`answers Host ${host}`, async () => {
           expect((await ask(running, ok[server], host.replace('PORT', port))).status).to.equal(200);
         });
