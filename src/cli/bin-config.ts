@@ -6,11 +6,22 @@ import { hostNamesSchema, portSchema, settingsObject, textSchema } from '../serv
 import { describeJsonError } from '../shared/json-check.js';
 import { CliError, EXIT } from './errors.js';
 import type { ServeBinsFlags } from './serve-bins.js';
-import { fromText, layerSettings, validateSettings, type FlatSetting, type Source, type Sources } from './settings.js';
+import {
+  fromText,
+  layerSettings,
+  refuseUnknownVariables,
+  validateSettings,
+  type FlatSetting,
+  type Source,
+  type Sources,
+} from './settings.js';
 
 const DEFAULTS_FILE = fileURLToPath(new URL('../../config.default.json', import.meta.url));
 
 type JsonObject = { [key: string]: unknown };
+
+/** The client commands' key: starts like the api section's variables but is none of them. */
+const CLIENT_VARIABLES = ['SNIPPETKIT_API_KEY'];
 
 /**
  * The bin server's config: config.default.json, then the --config file merged over it, then
@@ -23,7 +34,8 @@ export function loadBinConfig(file: string | undefined, env: NodeJS.ProcessEnv =
   const sources: Sources = new Map();
   let config = defaults;
   if (file) config = mergeDeep(config, readConfigFile(file), { kind: 'file', file }, sources);
-  applyEnv(config, defaults, env, sources);
+  const known = applyEnv(config, defaults, env, sources);
+  for (const key of Object.keys(defaults)) refuseUnknownVariables(env, `${envName([key])}_`, known, CLIENT_VARIABLES);
   return validateSettings(binConfigSchema, config, sources);
 }
 
@@ -90,27 +102,31 @@ export function mergeDeep(
   return out;
 }
 
-/** Every key the defaults have can be set by its variable; an empty variable counts as unset. */
+/** Every key the defaults have can be set by its variable (an empty one counts as unset); returns their names. */
 function applyEnv(
   config: JsonObject,
   defaults: JsonObject,
   env: NodeJS.ProcessEnv,
   sources: Sources,
   path: string[] = [],
-): void {
+): string[] {
+  const names: string[] = [];
   for (const [key, fallback] of Object.entries(defaults)) {
     const keyPath = [...path, key];
     if (isObject(fallback)) {
       // A file that made a section something else is refused by the schema, naming the file.
-      if (isObject(config[key])) applyEnv(config[key] as JsonObject, fallback, env, sources, keyPath);
+      const section = isObject(config[key]) ? (config[key] as JsonObject) : {};
+      names.push(...applyEnv(section, fallback, env, sources, keyPath));
       continue;
     }
     const name = envName(keyPath);
+    names.push(name);
     const raw = env[name];
     if (raw === undefined || raw === '') continue;
     config[key] = fromText(raw, fallback);
     sources.set(keyPath.join('.'), { kind: 'env', name, raw });
   }
+  return names;
 }
 
 function envName(path: string[]): string {

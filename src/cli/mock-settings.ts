@@ -10,7 +10,7 @@ import {
   wholeNumberSchema,
 } from '../server/setting-schemas.js';
 import type { ServeMocksFlags } from './serve-mocks.js';
-import { layerSettings, validateSettings, type FlatSetting } from './settings.js';
+import { layerSettings, refuseUnknownVariables, validateSettings, type FlatSetting } from './settings.js';
 
 export const DEFAULT_MOCK_PORT = 16540;
 
@@ -42,6 +42,9 @@ const SETTINGS: FlatSetting[] = [
 export function loadMockSettings(flags: ServeMocksFlags, env: NodeJS.ProcessEnv = process.env): MockSettings {
   // commander sets cors to true unless --no-cors is given: only false came from the command line.
   const given = { ...flags, allowedHosts: flags.allowedHost, cors: flags.cors === false ? false : undefined };
+  // SNIPPETKIT_MOCK_SERVER is the client commands' server URL, read by them alone.
+  const known = SETTINGS.map((setting) => setting.env);
+  refuseUnknownVariables(env, 'SNIPPETKIT_MOCK_', known, ['SNIPPETKIT_MOCK_SERVER']);
   const { value, sources } = layerSettings(SETTINGS, given, env);
   return validateSettings(mockSettingsSchema, value, sources);
 }

@@ -131,3 +131,21 @@ function splitList(raw: string): string[] {
     .map((item) => item.trim())
     .filter((item) => item !== '');
 }
+
+/**
+ * A variable that starts like a server's settings (`prefix`) but names none of them is a typo that
+ * would otherwise be ignored, leaving the server more open than asked: a usage error listing the right names.
+ */
+export function refuseUnknownVariables(
+  env: NodeJS.ProcessEnv,
+  prefix: string,
+  known: readonly string[],
+  /** Read by other commands (the clients), so neither refused nor offered. */
+  others: readonly string[] = [],
+): void {
+  for (const name of Object.keys(env)) {
+    if (!name.startsWith(prefix) || known.includes(name) || others.includes(name) || env[name] === '') continue;
+    const near = known.filter((candidate) => candidate.startsWith(prefix)).join(', ');
+    throw new CliError(`${name} (environment) is not a setting; known ones: ${near}`, EXIT.usage);
+  }
+}

@@ -57,6 +57,13 @@ describe('snippetkit serve-bins refuses a config that is not what it seems', fun
       message: () => 'SNIPPETKIT_CACHE_REVISIONSMB=-3 (environment) is not a whole number, 0 or more',
     },
     {
+      name: 'a misspelt variable, which would be ignored',
+      env: { SNIPPETKIT_API_ALLOWANONYMOUSWRITE: 'true' },
+      message: () =>
+        'SNIPPETKIT_API_ALLOWANONYMOUSWRITE (environment) is not a setting; ' +
+        'known ones: SNIPPETKIT_API_ALLOWANONYMOUSREAD, SNIPPETKIT_API_ALLOWANONYMOUSREADWRITE',
+    },
+    {
       name: 'a section that is not an object',
       file: { cors: '*' },
       message: (f) => `cors in ${f} is "*", a string; use an object`,
@@ -85,11 +92,12 @@ describe('snippetkit serve-bins refuses a config that is not what it seems', fun
     );
   });
 
-  it('takes a size with a unit from the environment and holds bodies to it', async () => {
+  it('takes a size with a unit from the environment and holds bodies to it (the clients\' key set too)', async () => {
     const { startServerProcess } = await import('../helpers/cli.js');
     const server = await startServerProcess(['serve-bins', '--port', '0', '--data', join(temp.dir, 'b.sqlite')], {
       SNIPPETKIT_MAX_REQUEST_SIZE: '2kb',
       SNIPPETKIT_API_ALLOWANONYMOUSREADWRITE: 'true',
+      SNIPPETKIT_API_KEY: 'the clients-only key, not a setting of the server',
     });
     try {
       const save = (size: number) =>
