@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
-import { parsePort } from './options.js';
+import { allowedHostOption } from './options.js';
 
+/** The flags as given: values stay text here and are checked with the environment in bin-config.ts. */
 export type ServeBinsFlags = {
-  port?: number;
+  port?: string;
   host: string;
   data?: string;
   config?: string;
+  allowedHost?: string[];
   quiet?: boolean;
 };
 
@@ -14,10 +16,11 @@ export function registerServeBins(program: Command): void {
   program
     .command('serve-bins')
     .description('start the bin server: the JS Bin 4 REST API, editor and output pages')
-    .option('-p, --port <port>', 'port to listen on (env PORT)', parsePort)
+    .option('-p, --port <port>', 'port to listen on (env PORT; default 3000)')
     .option('-H, --host <host>', 'address to listen on', '127.0.0.1')
     .option('-d, --data <file>', 'SQLite data file (env SNIPPETKIT_BIN_DATA; default in your data folder)')
     .option('-c, --config <file>', 'JSON config merged over config.default.json (env SNIPPETKIT_<PATH> per key)')
+    .addOption(allowedHostOption('SNIPPETKIT_ALLOWED_HOSTS'))
     .option('-q, --quiet', 'print nothing but errors')
     .addHelpText(
       'after',

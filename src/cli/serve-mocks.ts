@@ -1,14 +1,16 @@
-import { InvalidArgumentError, type Command } from 'commander';
-import { parseCount, parsePort } from './options.js';
+import type { Command } from 'commander';
+import { allowedHostOption } from './options.js';
 
+/** The flags as given: values stay text here and are checked with the environment in mock-settings.ts. */
 export type ServeMocksFlags = {
-  port?: number;
+  port?: string;
   host: string;
   data?: string;
-  maxDelay: number;
-  maxBody: number;
+  maxDelay?: string;
+  maxBody?: string;
   trustProxy?: boolean;
   cors: boolean;
+  allowedHost?: string[];
   quiet?: boolean;
 };
 
@@ -17,13 +19,14 @@ export function registerServeMocks(program: Command): void {
   program
     .command('serve-mocks')
     .description('start the mock server: named JSON endpoints with a status code and a delay')
-    .option('-p, --port <port>', 'port to listen on (env SNIPPETKIT_MOCK_PORT; default 16540)', parsePort)
+    .option('-p, --port <port>', 'port to listen on (env SNIPPETKIT_MOCK_PORT; default 16540)')
     .option('-H, --host <host>', 'address to listen on', '127.0.0.1')
     .option('-d, --data <file>', 'SQLite data file (env SNIPPETKIT_MOCK_DATA; default in your data folder)')
-    .option('--max-delay <ms>', 'largest delay an endpoint may have, in milliseconds', parseCount, 60_000)
-    .option('--max-body <bytes>', 'largest API request body, in bytes', parsePositive, 1024 * 1024)
-    .option('--trust-proxy', 'honour X-Forwarded-For/-Proto/-Host/-Prefix from a reverse proxy')
-    .option('--no-cors', 'send no CORS headers and answer no preflights on /endpoint/*')
+    .option('--max-delay <ms>', 'largest delay an endpoint may have (env SNIPPETKIT_MOCK_MAX_DELAY; default 60000)')
+    .option('--max-body <size>', 'largest API request body, e.g. 512kb (env SNIPPETKIT_MOCK_MAX_BODY; default 1MB)')
+    .option('--trust-proxy', 'honour X-Forwarded-For/-Proto/-Host/-Prefix (env SNIPPETKIT_MOCK_TRUST_PROXY)')
+    .option('--no-cors', 'no CORS headers nor preflights on /endpoint/* (env SNIPPETKIT_MOCK_CORS=false)')
+    .addOption(allowedHostOption('SNIPPETKIT_MOCK_ALLOWED_HOSTS'))
     .option('-q, --quiet', 'print nothing but errors')
     .addHelpText(
       'after',
@@ -31,6 +34,7 @@ export function registerServeMocks(program: Command): void {
 Examples:
   $ snippetkit serve-mocks
   $ snippetkit serve-mocks --port 8080 --data ./mocks.sqlite
+  $ snippetkit serve-mocks --host 0.0.0.0 --allowed-host mocks.example
   $ curl -X PUT localhost:16540/api/endpoint/add -H 'content-type: application/json' \\
       -d '{"name":"users","data":[{"id":1}],"statusCode":200,"delay":250}'
   $ curl localhost:16540/endpoint/users`,
@@ -39,10 +43,4 @@ Examples:
       const { startMockServer } = await import('./start-mocks.js');
       await startMockServer(flags);
     });
-}
-
-function parsePositive(value: string): number {
-  const n = parseCount(value);
-  if (n === 0) throw new InvalidArgumentError('must be at least 1');
-  return n;
 }

@@ -1,3 +1,4 @@
+import { checksHost, guardHost } from '../server/host-check.js';
 import { listen, type Handler, type RunningServer } from '../server/listen.js';
 import { DataFileError } from '../store/data-file.js';
 import { CliError, EXIT } from './errors.js';
@@ -10,6 +11,10 @@ export type ServeOptions<S extends Closable> = {
   /** Opens the server's store; DataFileErrors become exit code 3 with their message. */
   open(): Promise<S>;
   handler(store: S): Handler;
+  /** Host names accepted besides loopback ones (`all`: any); see checksHost. */
+  allowedHosts: readonly string[];
+  /** The server's JSON error body for a request refused by the Host check. */
+  hostRefusal(message: string): object;
   /** The one start-up line, given the URL it listens on. */
   banner?(url: string, store: S): string;
   /** Before the server closes: end what would keep connections open (event streams, workers). */
@@ -32,7 +37,11 @@ export async function serveUntilSignal<S extends Closable>(options: ServeOptions
   }
   let running: RunningServer;
   try {
-    running = await listen(options.handler(store), options.port, options.host);
+    const handler = options.handler(store);
+    const guarded = checksHost(options.host, options.allowedHosts)
+      ? guardHost(handler, options.allowedHosts, options.hostRefusal)
+      : handler;
+    running = await listen(guarded, options.port, options.host);
   } catch (err) {
     await store.close();
     const code = (err as NodeJS.ErrnoException).code;

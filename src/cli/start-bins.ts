@@ -3,22 +3,18 @@ import { createBinHandler } from '../bins/app.js';
 import { createCompiler } from '../bins/compiler.js';
 import { apiMode, type BinConfig } from '../bins/config.js';
 import { createLiveHub } from '../bins/live-hub.js';
-import { framing } from '../bins/security-headers.js';
 import { openBinStore } from '../bins/store.js';
 import { defaultDataFile } from '../store/data-file.js';
-import { loadBinConfig } from './bin-config.js';
+import { loadBinConfig, loadServeBinsSettings } from './bin-config.js';
 import { consoleLogger } from './console-logger.js';
-import { CliError, EXIT } from './errors.js';
-import { isLoopback } from './loopback.js';
-import { envPort } from './options.js';
+import { isLoopback } from '../server/loopback.js';
 import { serveUntilSignal } from './serve.js';
 import type { ServeBinsFlags } from './serve-bins.js';
 
 export async function startBinServer(flags: ServeBinsFlags, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const config = loadBinConfig(flags.config, env);
-  checkBinConfig(config);
-  const file = flags.data ?? (env.SNIPPETKIT_BIN_DATA || defaultDataFile('bins'));
-  const port = flags.port ?? envPort('PORT', env) ?? 3000;
+  const { port, data, allowedHosts } = loadServeBinsSettings(flags, env);
+  const file = data ?? defaultDataFile('bins');
   const logger = consoleLogger(flags.quiet);
   // Made here, not by the app, so shutdown can end open event streams and stop compile children.
   const live = createLiveHub();
@@ -26,7 +22,10 @@ export async function startBinServer(flags: ServeBinsFlags, env: NodeJS.ProcessE
   await serveUntilSignal({
     port,
     host: flags.host,
-    open: () => openBinStore(file, { heads: config.cache.heads, revisionBytes: config.cache.revisionsMB * 1024 * 1024 }),
+    allowedHosts,
+    hostRefusal: (message) => ({ error: message }),
+    open: () =>
+      openBinStore(file, { heads: config.cache.heads, revisionBytes: config.cache.revisionsMB * 1024 * 1024 }),
     handler: (store) => createBinHandler({ store, config, logger, live, compiler }),
     beforeClose: () => {
       live.close();
@@ -37,15 +36,6 @@ export async function startBinServer(flags: ServeBinsFlags, env: NodeJS.ProcessE
   });
   if (!isLoopback(flags.host) && apiMode(config) === 'open') {
     logger.warn(`warning: listening on ${flags.host} with anonymous writes on: anyone who can reach this machine can save bins`);
-  }
-}
-
-/** Settings the app would refuse at start, reported as usage errors before anything opens. */
-function checkBinConfig(config: BinConfig): void {
-  try {
-    framing(config.output.frameAncestors);
-  } catch (err) {
-    throw new CliError((err as Error).message, EXIT.usage);
   }
 }
 

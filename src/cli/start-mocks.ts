@@ -3,30 +3,25 @@ import { createMockHandler } from '../mocks/app.js';
 import { RequestFeed } from '../mocks/request-feed.js';
 import { openMockStore } from '../mocks/store.js';
 import { defaultDataFile } from '../store/data-file.js';
+import { isLoopback } from '../server/loopback.js';
 import { consoleLogger } from './console-logger.js';
-import { isLoopback } from './loopback.js';
-import { envPort } from './options.js';
+import { loadMockSettings } from './mock-settings.js';
 import { serveUntilSignal } from './serve.js';
 import type { ServeMocksFlags } from './serve-mocks.js';
 
-export const DEFAULT_MOCK_PORT = 16540;
-
 export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const file = flags.data ?? (env.SNIPPETKIT_MOCK_DATA || defaultDataFile('mocks'));
-  const port = flags.port ?? envPort('SNIPPETKIT_MOCK_PORT', env) ?? DEFAULT_MOCK_PORT;
+  const settings = loadMockSettings(flags, env);
+  const file = settings.data ?? defaultDataFile('mocks');
   const logger = consoleLogger(flags.quiet);
-  const config = {
-    maxDelay: flags.maxDelay,
-    maxBody: flags.maxBody,
-    cors: flags.cors,
-    trustProxy: flags.trustProxy ?? false,
-  };
+  const { maxDelay, maxBody, cors, trustProxy } = settings;
   const feed = new RequestFeed();
   await serveUntilSignal({
-    port,
+    port: settings.port,
     host: flags.host,
+    allowedHosts: settings.allowedHosts,
+    hostRefusal: (message) => ({ success: false, message }),
     open: () => openMockStore(file),
-    handler: (store) => createMockHandler({ store, config, logger, feed }),
+    handler: (store) => createMockHandler({ store, config: { maxDelay, maxBody, cors, trustProxy }, logger, feed }),
     // Open request-log streams (the web page) would otherwise hold shutdown for the grace period.
     beforeClose: () => feed.close(),
     banner: flags.quiet

@@ -15,8 +15,10 @@ export function defaultDataFile(server: 'bins' | 'mocks'): string {
 }
 
 /**
- * Makes sure `file` can be opened as our SQLite store before anything touches it:
- * its folder exists (created) and is writable, and the file is absent, empty or SQLite.
+ * Makes sure `file` can be opened as our SQLite store before anything touches it: its folder exists
+ * (created) and is writable (SQLite keeps its WAL and journal beside the file), and the file is absent,
+ * or empty or SQLite and writable, with the files SQLite keeps beside it. A read-only file would
+ * otherwise open, and then fail every save and delete.
  */
 export function prepareDataFile(file: string): string {
   const path = resolve(file);
@@ -45,6 +47,16 @@ export function prepareDataFile(file: string): string {
     throw new DataFileError(`cannot read the data file ${path}: ${reason(err)}`);
   } finally {
     closeSync(fd);
+  }
+  for (const written of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) {
+    try {
+      accessSync(written, constants.W_OK);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw new DataFileError(
+        `cannot write the data file ${written}: ${reason(err)}; make it writable or pass --data with another file`,
+      );
+    }
   }
   return path;
 }

@@ -39,8 +39,8 @@ const cases: Case[] = [
   { name: '10,000 form fields', type: FORM, body: `${Array.from({ length: 10_000 }, (_, i) => `f${i}=x`).join('&')}&html=hi`, status: 413, error: { error: 'too many form fields (more than 1000)' } },
   { name: 'a text/plain body', type: 'text/plain', body: 'html=hi', status: 415, error: { error: 'send the save as application/x-www-form-urlencoded or application/json' } },
   { name: 'a body in another charset', type: `${FORM}; charset=latin1`, body: 'html=hi', status: 415, error: { error: 'send the body in UTF-8 (got charset latin1)' } },
-  { name: 'a form body over the limit', type: FORM, body: `html=${'a'.repeat(1024 * 1024 + 10)}`, status: 413, error: { error: 'request body too large (the limit is 1MB)' } },
-  { name: 'a JSON body over the limit', type: JSON_TYPE, body: JSON.stringify({ html: 'a'.repeat(1024 * 1024 + 10) }), status: 413, error: { error: 'request body too large (the limit is 1MB)' } },
+  { name: 'a form body over the limit', type: FORM, body: `html=${'a'.repeat(1024 * 1024 + 10)}`, status: 413, error: { error: 'request body too large (the limit is 1048576 bytes)' } },
+  { name: 'a JSON body over the limit', type: JSON_TYPE, body: JSON.stringify({ html: 'a'.repeat(1024 * 1024 + 10) }), status: 413, error: { error: 'request body too large (the limit is 1048576 bytes)' } },
 ];
 
 describe('bin API bad input', () => {

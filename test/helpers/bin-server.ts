@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { createBinApp, createBinHandler } from '../../src/bins/app.js';
 import type { BinConfig } from '../../src/bins/config.js';
 import { openBinStore, type BinStore } from '../../src/bins/store.js';
-import { loadBinConfig, mergeDeep } from '../../src/cli/bin-config.js';
+import { binConfigWith } from '../../src/cli/bin-config.js';
 import { listen } from '../../src/server/listen.js';
 import { tempDir } from './temp.js';
 import type { TestResponse } from './http.js';
@@ -28,7 +28,7 @@ type Overrides = { [key: string]: unknown };
 export async function startBinServer(overrides: Overrides = {}, file?: string, { fastPath = true } = {}): Promise<TestBinServer> {
   const temp = file ? undefined : tempDir();
   const dataFile = file ?? join(temp!.dir, 'bins.sqlite');
-  const config = mergeDeep(loadBinConfig(undefined, {}) as never, overrides as never) as unknown as BinConfig;
+  const config = binConfigWith(overrides);
   const store = await openBinStore(dataFile, { heads: config.cache.heads, revisionBytes: config.cache.revisionsMB * 1024 * 1024 });
   const handler = fastPath ? createBinHandler({ store, config }) : createBinApp({ store, config }).callback();
   const running = await listen(handler, 0, '127.0.0.1');

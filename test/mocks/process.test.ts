@@ -3,6 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { join } from 'node:path';
 import { runCli, startServerProcess } from '../helpers/cli.js';
+import { openSse } from '../helpers/sse.js';
 import { tempDir } from '../helpers/temp.js';
 
 // These run the built CLI (bin/snippetkit.js -> dist/): `npm test` builds first.
@@ -57,6 +58,9 @@ describe('snippetkit serve-mocks (the process)', function () {
     const server = await startServerProcess(['serve-mocks', '--port', '0', '--data', join(temp.dir, 'm.sqlite')]);
     // Long enough that the stop comes while the answer is held back, well inside the 5 s grace period.
     await put(`${server.url}/api/endpoint/add`, { name: 'slow', data: 'done', delay: 1500 });
+    // The request log tells when the request has arrived (it is logged before its delay).
+    const log = await openSse(`${server.url}/api/endpoint/slow/events`);
+    await log.next('log');
     // Connection: close (agent false), as a keep-alive socket would hold the close to its idle timeout.
     const inFlight = new Promise<string>((resolve, reject) => {
       get(`${server.url}/endpoint/slow`, { agent: false }, (res) => {
@@ -65,9 +69,7 @@ describe('snippetkit serve-mocks (the process)', function () {
         res.on('end', () => resolve(body));
       }).on('error', reject);
     });
-    // In flight once the server has counted it (a hit is counted on arrival, before the delay).
-    const hits = async () => ((await (await fetch(`${server.url}/api/endpoint/slow`)).json()) as { hits: number }).hits;
-    while ((await hits()) === 0);
+    await log.next('request');
     const stopped = server.stop();
     expect(await inFlight).to.equal('"done"');
     expect(await stopped).to.equal(0);
@@ -97,15 +99,22 @@ describe('snippetkit serve-mocks (the process)', function () {
   });
 
   for (const [args, env, message] of [
-    [['--port', 'x'], {}, "option '-p, --port <port>' argument 'x' is invalid. must be a port number from 0 to 65535"],
-    [['--max-delay', '-5'], {}, "option '--max-delay <ms>' argument '-5' is invalid. must be a whole number"],
-    [['--max-body', '0'], {}, "option '--max-body <bytes>' argument '0' is invalid. must be at least 1"],
-    [[], { SNIPPETKIT_MOCK_PORT: 'abc' }, 'SNIPPETKIT_MOCK_PORT=abc must be a port number from 0 to 65535'],
+    [['--port', 'x'], {}, '--port x (flag) is not a port number from 0 to 65535'],
+    [['--max-delay', '-5'], {}, '--max-delay -5 (flag) is not a whole number, 0 or more'],
+    [['--max-body', '0'], {}, '--max-body 0 (flag) is not a size of at least 1 byte, such as 1MB or 65536'],
+    [['--max-body', 'lots'], {}, '--max-body lots (flag) is not a size such as 1MB or 65536'],
+    [['--allowed-host', 'http://x/'], {}, '--allowed-host http://x/ (flag) is not a host name such as dev.example or 192.168.1.5, or all'],
+    [[], { SNIPPETKIT_MOCK_PORT: 'abc' }, 'SNIPPETKIT_MOCK_PORT=abc (environment) is not a port number from 0 to 65535'],
+    [[], { SNIPPETKIT_MOCK_MAX_BODY: 'lots' }, 'SNIPPETKIT_MOCK_MAX_BODY=lots (environment) is not a size such as 1MB or 65536'],
+    [[], { SNIPPETKIT_MOCK_MAXBODY: '1kb' }, 'SNIPPETKIT_MOCK_MAXBODY (environment) is not a setting; known ones: SNIPPETKIT_MOCK_PORT, SNIPPETKIT_MOCK_DATA, SNIPPETKIT_MOCK_MAX_DELAY, SNIPPETKIT_MOCK_MAX_BODY, SNIPPETKIT_MOCK_CORS, SNIPPETKIT_MOCK_TRUST_PROXY, SNIPPETKIT_MOCK_ALLOWED_HOSTS'],
+    [[], { SNIPPETKIT_MOCK_CORS: 'off' }, 'SNIPPETKIT_MOCK_CORS=off (environment) is not true or false'],
+    [[], { SNIPPETKIT_MOCK_TRUST_PROXY: 'false ' }, 'SNIPPETKIT_MOCK_TRUST_PROXY=false  (environment) is not true or false'],
   ] as const) {
     it(`exits with code 2 for ${args.join(' ') || Object.keys(env).join(' ')}`, async () => {
       const result = await runCli(['serve-mocks', ...args, '--data', join(temp.dir, 'm.sqlite')], env);
       expect(result.code).to.equal(2);
-      expect(result.stderr).to.include(message);
+      expect(result.stderr).to.equal(`snippetkit: ${message}\n`);
+      expect(existsSync(join(temp.dir, 'm.sqlite')), 'nothing opened').to.equal(false);
     });
   }
 

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { DEFAULT_MOCK_CONFIG } from '../mocks/app.js';
+import {
+  flagSchema,
+  hostNamesSchema,
+  portSchema,
+  settingsObject,
+  sizeSchema,
+  textSchema,
+  wholeNumberSchema,
+} from '../server/setting-schemas.js';
+import type { ServeMocksFlags } from './serve-mocks.js';
+import { layerSettings, refuseUnknownVariables, validateSettings, type FlatSetting } from './settings.js';
+
+export const DEFAULT_MOCK_PORT = 16540;
+
+/** What serve-mocks runs with, from its flags and SNIPPETKIT_MOCK_* variables. */
+export const mockSettingsSchema = settingsObject({
+  port: portSchema,
+  /** The SQLite file; undefined = the default one in the user's data folder. */
+  data: textSchema.optional(),
+  maxDelay: wholeNumberSchema,
+  maxBody: sizeSchema.pipe(z.number().min(1, { error: 'a size of at least 1 byte, such as 1MB or 65536' })),
+  cors: flagSchema,
+  trustProxy: flagSchema,
+  allowedHosts: hostNamesSchema,
+});
+
+export type MockSettings = z.output<typeof mockSettingsSchema>;
+
+const SETTINGS: FlatSetting[] = [
+  { key: 'port', flag: '--port', env: 'SNIPPETKIT_MOCK_PORT', fallback: DEFAULT_MOCK_PORT },
+  { key: 'data', flag: '--data', env: 'SNIPPETKIT_MOCK_DATA', fallback: undefined },
+  { key: 'maxDelay', flag: '--max-delay', env: 'SNIPPETKIT_MOCK_MAX_DELAY', fallback: DEFAULT_MOCK_CONFIG.maxDelay },
+  { key: 'maxBody', flag: '--max-body', env: 'SNIPPETKIT_MOCK_MAX_BODY', fallback: DEFAULT_MOCK_CONFIG.maxBody },
+  { key: 'cors', flag: '--no-cors', env: 'SNIPPETKIT_MOCK_CORS', fallback: DEFAULT_MOCK_CONFIG.cors },
+  { key: 'trustProxy', flag: '--trust-proxy', env: 'SNIPPETKIT_MOCK_TRUST_PROXY', fallback: false },
+  { key: 'allowedHosts', flag: '--allowed-host', env: 'SNIPPETKIT_MOCK_ALLOWED_HOSTS', fallback: [] },
+];
+
+/** serve-mocks' settings, checked; a bad value is a usage error naming it and where it came from. */
+export function loadMockSettings(flags: ServeMocksFlags, env: NodeJS.ProcessEnv = process.env): MockSettings {
+  // commander sets cors to true unless --no-cors is given: only false came from the command line.
+  const given = { ...flags, allowedHosts: flags.allowedHost, cors: flags.cors === false ? false : undefined };
+  // SNIPPETKIT_MOCK_SERVER is the client commands' server URL, read by them alone.
+  const known = SETTINGS.map((setting) => setting.env);
+  refuseUnknownVariables(env, 'SNIPPETKIT_MOCK_', known, ['SNIPPETKIT_MOCK_SERVER']);
+  const { value, sources } = layerSettings(SETTINGS, given, env);
+  return validateSettings(mockSettingsSchema, value, sources);
+}

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { parseSize } from './size.js';
+
+// Each message names what a value must be, read after "is not …" or "; use …" in a config error.
+
+export const flagSchema = z.boolean({ error: 'true or false' });
+
+export const textSchema = z.string({ error: 'a string' });
+
+const WHOLE = 'a whole number, 0 or more';
+export const wholeNumberSchema = z.int({ error: WHOLE }).min(0, { error: WHOLE });
+
+const PORT = 'a port number from 0 to 65535';
+export const portSchema = z.int({ error: PORT }).min(0, { error: PORT }).max(65535, { error: PORT });
+
+/** A size in bytes, given as a number of bytes or a text such as "1MB" or "512kb"; the app sees the number. */
+export const sizeSchema = z.unknown().transform((value, ctx) => {
+  const bytes = parseSize(value);
+  if (bytes === undefined) ctx.issues.push({ code: 'custom', message: 'a size such as 1MB or 65536', input: value });
+  return bytes ?? 0;
+});
+
+const HOST = 'a host name such as dev.example or 192.168.1.5, or all';
+/** Names for --allowed-host: what a Host header may carry, without a port. */
+export const hostNamesSchema = z.array(
+  z.string({ error: HOST }).regex(/^(?:[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?|\[[0-9a-f:.]+\])$/i, { error: HOST }),
+  { error: HOST },
+);
+
+/** A strict object: a key the schema does not know is an error, not silently ignored. */
+export function settingsObject<T extends z.core.$ZodLooseShape>(shape: T) {
+  return z.strictObject(shape, { error: 'an object' });
+}
