@@ -26,8 +26,9 @@ const reads = (b: string): Read[] => [
   { name: 'editor', path: `/${b}/edit` },
   { name: 'editor of a revision', path: `/${b}/1/edit` },
   { name: 'watch page', path: `/${b}/watch` },
-  { name: 'event stream of the output', path: `/${b}`, stream: true },
-  { name: 'event stream of the editor', path: `/${b}/1/edit`, stream: true },
+  // An EventSource cannot show a page: refused streams are answered in the API's JSON shape.
+  { name: 'event stream of the output', path: `/${b}`, stream: true, json: true },
+  { name: 'event stream of the editor', path: `/${b}/1/edit`, stream: true, json: true },
   { name: 'API read', path: `/api/${b}`, json: true },
   { name: 'API read of a revision', path: `/api/${b}/1`, json: true },
   { name: 'console relay', path: `/api/${b}/console`, method: 'POST', body: '{"records":[]}', json: true },
