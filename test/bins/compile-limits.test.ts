@@ -1,27 +1,6 @@
 import { expect } from 'chai';
-import { request } from 'node:http';
 import { createServer, type Server } from 'node:net';
-import { COMPILER_DEFAULTS, createCompiler } from '../../src/bins/compiler.js';
-import { OPEN, startBinServer, type TestBinServer } from '../helpers/bin-server.js';
-
-type Answer = { status: number; body: { code?: string; error?: string } };
-
-/** POST /api/compile from `localAddress`: on loopback that is how a test is another client. */
-function compileFrom(server: TestBinServer, localAddress: string, processor: string, source: string): Promise<Answer> {
-  const body = JSON.stringify({ processor, source });
-  return new Promise((resolve, reject) => {
-    const req = request(`${server.url}/api/compile`, {
-      method: 'POST', localAddress, agent: false, headers: { 'content-type': 'application/json' },
-    }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+import { createCompiler } from '../../src/bins/compiler.js';
 
 // A Pug loop the child's own vm timeout stops; a LESS loop only killing the child stops (quadratic:
 // range(500) takes about 0.1 s, range(20000) a minute).
@@ -112,44 +91,5 @@ describe('compile limits', function () {
         }
       });
     }
-  });
-
-  describe('fair shares', () => {
-    const compiler = createCompiler();
-    let server: TestBinServer;
-    before(async () => {
-      server = await startBinServer(OPEN, undefined, { compiler });
-    });
-    after(async () => {
-      compiler.close();
-      await server.close();
-    });
-
-    it('serves another client after about one compile time while one client floods', async () => {
-      // Children started first: what is measured is waiting, not starting Node.
-      expect((await compileFrom(server, '127.0.0.1', 'markdown', 'warm')).status).to.equal(200);
-      let flooded!: () => void;
-      const floodIsOn = new Promise<void>((resolve) => (flooded = resolve));
-      let stopped = 0;
-      // Each source its own: identical ones would share one compile.
-      const flood = Array.from({ length: 70 }, (_, i) =>
-        compileFrom(server, '127.0.0.2', 'pug', `${PUG_LOOP} ${i}`).then((answer) => {
-          if (answer.body.error === 'took longer than 1000 ms and was stopped') stopped++;
-          // The first refusal: the flooder's line is full.
-          if (answer.body.error === 'too many compiles waiting, try again shortly') flooded();
-          return answer;
-        }, () => undefined));
-      await floodIsOn;
-      const stoppedBefore = stopped;
-      expect(await compileFrom(server, '127.0.0.1', 'markdown', '# mine')).to.deep.equal({
-        status: 200, body: { code: '<h1>mine</h1>\n' },
-      });
-      // Counted in the flooder's compiles rather than in seconds, which a loaded machine stretches: round-robin
-      // lets the running two end and maybe one more start; first-come-first-served would make it all 16 waiting.
-      expect(stopped - stoppedBefore).to.be.at.most(COMPILER_DEFAULTS.maxQueuePerClient / 4);
-      compiler.close();
-      const answers = await Promise.all(flood);
-      expect(answers.filter((a) => a?.status === 200)).to.deep.equal([]);
-    });
   });
 });
