@@ -17,13 +17,12 @@ export const OFFLINE_MESSAGE = 'network access is not allowed while compiling';
 function refuse(): never {
   throw new Error(OFFLINE_MESSAGE);
 }
+const REFUSED = { value: refuse, writable: false, configurable: false };
 
 /** Replaces each named function of `target` that exists with one that throws. */
 function shut(target: object, names: string[]): void {
   for (const name of names) {
-    if (typeof (target as Record<string, unknown>)[name] === 'function') {
-      Object.defineProperty(target, name, { value: refuse, writable: false, configurable: false });
-    }
+    if (typeof (target as Record<string, unknown>)[name] === 'function') Object.defineProperty(target, name, REFUSED);
   }
 }
 
@@ -41,6 +40,6 @@ export function cutNetwork(): void {
     shut(target, Object.getOwnPropertyNames(target).filter((name) => /^(lookup|resolve|reverse)/.test(name)));
   }
   for (const name of ['fetch', 'WebSocket', 'EventSource']) {
-    if (name in globalThis) Object.defineProperty(globalThis, name, { value: refuse, writable: false, configurable: false });
+    if (name in globalThis) Object.defineProperty(globalThis, name, REFUSED);
   }
 }

@@ -30,7 +30,9 @@ const attempts = {
   tlsConnect: () => connected(tls.connect(Number(port), '127.0.0.1', { rejectUnauthorized: false })),
   dnsLookup: () => dns.promises.lookup('localhost'),
   dnsResolve: () => new dns.promises.Resolver().resolve4('localhost'),
-  udp: () => new Promise((resolve, reject) => dgram.createSocket('udp4').send('x', Number(port), '127.0.0.1', (e) => (e ? reject(e) : resolve()))),
+  udp: () => new Promise((resolve, reject) => {
+    dgram.createSocket('udp4').send('x', Number(port), '127.0.0.1', (e) => (e ? reject(e) : resolve()));
+  }),
 };
 const results = {};
 for (const [name, attempt] of Object.entries(attempts)) {
