@@ -16,6 +16,7 @@ describe('compile limits', function () {
     before(async () => {
       listener = createServer((socket) => {
         connections++;
+        socket.on('error', () => {});
         socket.end('HTTP/1.1 200 OK\r\ncontent-length: 6\r\nconnection: close\r\n\r\nsecret');
       });
       await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
