@@ -81,14 +81,16 @@ export function createCompilePool(options: PoolOptions): CompilePool {
     const child = forkCompileChild();
     const worker: Worker = { child, state: 'starting', retired: false };
     child.on('message', (reply: CompileReply) => {
+      if (worker.retired) return;
       if ('ready' in reply) {
         worker.state = 'idle';
       } else if ('pong' in reply) {
         if (worker.state !== 'checking' || reply.pong !== worker.pinged) return;
         clearTimeout(worker.timer);
-        if (reply.rss > maxBytes) return retire(worker);
         clearInterval(worker.watch);
-        worker.state = 'idle';
+        // Over the cap at rest: garbage a GC may never return to the system. A fresh child is cheaper.
+        if (reply.rss > maxBytes) retire(worker);
+        else worker.state = 'idle';
       } else if (worker.job?.id === reply.id) {
         answer(worker, reply.timedOut ? transientCopy(reply.result) : reply.result);
       } else {

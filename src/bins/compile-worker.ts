@@ -3,8 +3,8 @@
  * Node's permission model: it may read only the package's own folders, and may not start processes,
  * workers or write files; its environment is empty. Pug templates run code, so they also run in a
  * fresh vm context that holds no host object (no `process`, no `require`). It has no network either
- * (compile-offline.ts). After each answer the pool pings it: a pong says nothing of the last compile
- * still runs, since template code can only go on in microtasks, which hold back every message.
+ * (compile-offline.ts). After each answer the pool pings it: a pong means nothing of the last compile
+ * still runs, as template code could only go on in microtasks, and those hold back every message.
  */
 import { createRequire } from 'node:module';
 import { runInNewContext } from 'node:vm';
