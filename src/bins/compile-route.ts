@@ -28,12 +28,13 @@ export function compileRoute({ compiler, config, perMinute = 600 }: CompileRoute
     if (!(processor in LABELS)) {
       throw new HttpError(400, `processor must be one of ${Object.keys(LABELS).join(', ')}`, 'processor');
     }
-    const result = await compiler.compile(processor as Processor, source);
+    const result = await compiler.compile(processor as Processor, source, ctx.ip);
     if (result.ok) {
       ctx.body = { code: result.code };
     } else {
       ctx.status = 422;
-      ctx.body = { error: result.error.message, ...(result.error.line !== undefined && { line: result.error.line, column: result.error.column }) };
+      const { message, line, column } = result.error;
+      ctx.body = { error: message, ...(line !== undefined && { line, column }) };
     }
   };
 }

@@ -14,7 +14,9 @@ export const COMPILER_DEFAULTS: CompilerOptions = {
   size: 2,
   // JS Bin's limit too.
   timeoutMs: 1000,
-  maxQueue: 64,
+  maxQueue: 256,
+  maxQueuePerClient: 16,
+  maxMemoryMb: 512,
   maxSource: 256 * 1024,
   cacheSize: 32 * 1024 * 1024,
 };
@@ -22,8 +24,11 @@ export const COMPILER_DEFAULTS: CompilerOptions = {
 export type CompilerStats = { compiles: number; hits: number };
 
 export type Compiler = {
-  /** `source` through `processor`; a panel's own language comes back as it is. Never rejects. */
-  compile(processor: Processor, source: string): Promise<CompileResult>;
+  /**
+   * `source` through `processor`; a panel's own language comes back as it is. Never rejects.
+   * `client` (the requester's address) is who waits: see CompilePool.run.
+   */
+  compile(processor: Processor, source: string, client?: string): Promise<CompileResult>;
   stats(): CompilerStats;
   close(): void;
 };
@@ -43,10 +48,11 @@ export function createCompiler(options: Partial<CompilerOptions> = {}): Compiler
   const running = new Map<string, Promise<CompileResult>>();
 
   return {
-    async compile(processor, source) {
+    async compile(processor, source, client) {
       if (!isCompiled(processor)) return { ok: true, code: source };
       if (source.length > settings.maxSource) {
-        return { ok: false, error: { message: `the source is over ${settings.maxSource / 1024} KB, too large to compile` } };
+        const message = `the source is over ${settings.maxSource / 1024} KB, too large to compile`;
+        return { ok: false, error: { message } };
       }
       const key = createHash('sha256').update(processor).update('\0').update(source).digest('base64url');
       const cached = cache.get(key) ?? (await running.get(key));
@@ -55,11 +61,11 @@ export function createCompiler(options: Partial<CompilerOptions> = {}): Compiler
         return cached;
       }
       counts.compiles++;
-      const pending = pool.run(processor, source);
+      const pending = pool.run(processor, source, client);
       running.set(key, pending);
       try {
         const result = await pending;
-        // Timeouts too: a looping snippet costs one second once, not on every view of it.
+        // Only what the source alone decides: a timeout, a crash or a full queue may go otherwise next time.
         if (!isTransient(result)) cache.set(key, result);
         return result;
       } finally {

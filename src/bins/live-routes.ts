@@ -34,7 +34,7 @@ export function liveRoutes({ hub, store, compiler, config }: LiveRoutesOptions):
     return bin;
   }
 
-  async function broadcast(bin: string, body: Record<string, unknown>): Promise<void> {
+  async function broadcast(bin: string, body: Record<string, unknown>, client: string): Promise<void> {
     const previous = hub.state(bin);
     const latest = previous ? undefined : await store.get(bin);
     const processors: ProcessorChoice = body.processors === undefined
@@ -56,7 +56,7 @@ export function liveRoutes({ hub, store, compiler, config }: LiveRoutesOptions):
     const touched = body.processors === undefined ? changed : PANELS;
     await Promise.all(
       touched.map(async (name) => {
-        const result = await compiler.compile(processors[name], next[name]);
+        const result = await compiler.compile(processors[name], next[name], client);
         hub.send(bin, `${name}:processed`, result.ok ? result.code : describeError(processors[name], result.error));
       }),
     );
@@ -79,7 +79,7 @@ export function liveRoutes({ hub, store, compiler, config }: LiveRoutesOptions):
     if (live[2] === 'live') {
       checkAccess(ctx, config, 'write');
       const bin = await existing(live[1]!);
-      await broadcast(bin, await readJsonObject(ctx, 1024 * 1024));
+      await broadcast(bin, await readJsonObject(ctx, 1024 * 1024), ctx.ip);
       ctx.body = { connections: hub.connections(bin) };
     } else {
       // Whoever may read the bin may relay its console: its output page holds that right.

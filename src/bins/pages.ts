@@ -88,18 +88,19 @@ export function createPages({ store, compiler, live, config, framing }: PagesOpt
     const state = ctx.query.live !== undefined ? live.state(revision.bin) : undefined;
     const shown = state ? { ...revision, ...state.panels, settings: { ...revision.settings, processors: state.processors } } : revision;
     const prelude = followScript({ bin: revision.bin, rev: named ? revision.rev : undefined, root, token });
-    sandboxed(ctx, 'html', await renderOutput(shown, compiler, { editUrl: quiet ? undefined : editUrl, prelude }));
+    const options = { editUrl: quiet ? undefined : editUrl, prelude, client: ctx.ip };
+    sandboxed(ctx, 'html', await renderOutput(shown, compiler, options));
   };
 
   const panel: Handler = async (ctx, route) => {
     const revision = await load(ctx, route);
     const name = EXTENSIONS[route.extra!];
-    sandboxed(ctx, PANEL_TYPES[name], await renderPanel(revision, name, compiler));
+    sandboxed(ctx, PANEL_TYPES[name], await renderPanel(revision, name, compiler, ctx.ip));
   };
 
   const source: Handler = async (ctx, route) => {
     const revision = await load(ctx, route);
-    const page = await renderOutput(revision, compiler);
+    const page = await renderOutput(revision, compiler, { client: ctx.ip });
     if (route.extra === 'download') {
       ctx.attachment(`${revision.bin}.${revision.rev}.html`);
       sandboxed(ctx, 'html', page);

@@ -9,10 +9,10 @@ export type { PanelName };
 export type OutputPanels = { panels: Panels; errors: string[] };
 
 /** The panels as the output shows them: each through the preprocessor in settings.processors. */
-export async function outputPanels(revision: StoredRevision, compiler: Compiler): Promise<OutputPanels> {
+export async function outputPanels(revision: StoredRevision, compiler: Compiler, client?: string): Promise<OutputPanels> {
   const processors = processorsOf(revision.settings);
   const names: PanelName[] = ['html', 'css', 'javascript'];
-  const results = await Promise.all(names.map((name) => compiler.compile(processors[name], revision[name])));
+  const results = await Promise.all(names.map((name) => compiler.compile(processors[name], revision[name], client)));
   const panels: Panels = { html: '', css: '', javascript: '' };
   const errors: string[] = [];
   results.forEach((result, i) => {
@@ -28,11 +28,13 @@ export type OutputOptions = {
   editUrl?: string;
   /** Script run first in the page (remote rendering: follows the bin live). */
   prelude?: string;
+  /** Who asked (an address), for the compiler's fair share. */
+  client?: string;
 };
 
 /** A revision's output page, by the same rules as the editor's preview (src/shared/assemble.ts). */
-export async function renderOutput(revision: StoredRevision, compiler: Compiler, { editUrl, prelude }: OutputOptions = {}): Promise<string> {
-  const { panels, errors } = await outputPanels(revision, compiler);
+export async function renderOutput(revision: StoredRevision, compiler: Compiler, { editUrl, prelude, client }: OutputOptions = {}): Promise<string> {
+  const { panels, errors } = await outputPanels(revision, compiler, client);
   return assemble(panels, { editUrl, prelude, errors, label: `${revision.bin}/${revision.rev}` });
 }
 
@@ -43,8 +45,8 @@ const COMMENTS: Record<PanelName, (text: string) => string> = {
 };
 
 /** One panel on its own, for `/:bin.js`, `.css` and `.html`; a compile error is a comment in its place. */
-export async function renderPanel(revision: StoredRevision, panel: PanelName, compiler: Compiler): Promise<string> {
+export async function renderPanel(revision: StoredRevision, panel: PanelName, compiler: Compiler, client?: string): Promise<string> {
   const processor = processorsOf(revision.settings)[panel];
-  const result = await compiler.compile(processor, revision[panel]);
+  const result = await compiler.compile(processor, revision[panel], client);
   return result.ok ? result.code : COMMENTS[panel](describeError(processor, result.error));
 }

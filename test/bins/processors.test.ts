@@ -81,7 +81,8 @@ describe('preprocessors', () => {
       const { status, body } = await compile(server, 'pug', '- while (true) {}\np never');
       expect(status).to.equal(422);
       expect(body.error).to.equal('took longer than 1000 ms and was stopped');
-      expect(Date.now() - started).to.be.below(2500);
+      // 5x the limit: a loaded machine is slow, and a stopped loop should not take much past the limit.
+      expect(Date.now() - started).to.be.below(5000);
       expect((await server.fetch('/status')).status).to.equal(200);
       expect((await compile(server, 'pug', 'p after')).body).to.deep.equal({ code: '<p>after</p>' });
     });
@@ -93,18 +94,14 @@ describe('preprocessors', () => {
       expect((await compile(server, 'less', 'p { a: b }')).body).to.deep.equal({ code: 'p {\n  a: b;\n}\n' });
     });
 
-    it('kills a child that overruns the time limit inside a compiler, and starts a new one', async () => {
-      // No snippet is known to loop inside these compilers, so the limit is made shorter than a big compile.
-      const compiler = createCompiler({ timeoutMs: 50 });
-      try {
-        const big = 'const x: number = 1;\n'.repeat(10_000);
-        expect(await compiler.compile('typescript', big)).to.deep.equal({
-          ok: false, error: { message: 'took longer than 50 ms and was stopped' },
-        });
-        expect(await compiler.compile('markdown', '*a*')).to.deep.equal({ ok: true, code: '<p><em>a</em></p>\n' });
-      } finally {
-        compiler.close();
-      }
+    it('kills a child that overruns the time limit inside a compiler, and starts a new one', async function () {
+      // Killing and starting a child is slow on a loaded machine.
+      this.timeout(60_000);
+      // Quadratic inside LESS: range(500) takes about 0.1 s, range(20000) a minute; no vm timeout reaches it.
+      const { status, body } = await compile(server, 'less', 'p { each(range(20000), { a-@{value}: @value; }); }');
+      expect([status, body]).to.deep.equal([422, { error: 'took longer than 1000 ms and was stopped' }]);
+      const after = await compile(server, 'markdown', '*a*');
+      expect(after).to.deep.equal({ status: 200, body: { code: '<p><em>a</em></p>\n' } });
     });
 
     it('gives Pug no process and no require', async () => {
@@ -122,9 +119,9 @@ describe('preprocessors', () => {
     });
 
     it('refuses a LESS import of a local file', async () => {
-      const { status, body } = await compile(server, 'less', '@import (inline) "/etc/passwd";');
-      expect(status).to.equal(422);
-      expect(body.error).to.match(/passwd' wasn't found/);
+      expect(await compile(server, 'less', '@import (inline) "/etc/passwd";')).to.deep.equal({
+        status: 422, body: { error: "'/etc/passwd' was not read: imports are not allowed", line: 1, column: 1 },
+      });
     });
 
     it('refuses LESS @plugin, which would load JavaScript', async () => {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { createBinApp, createBinHandler } from '../../src/bins/app.js';
+import type { Compiler } from '../../src/bins/compiler.js';
 import type { BinConfig } from '../../src/bins/config.js';
 import { openBinStore, type BinStore } from '../../src/bins/store.js';
 import { binConfigWith } from '../../src/cli/bin-config.js';
@@ -23,14 +24,19 @@ type Overrides = { [key: string]: unknown };
 
 /**
  * The real bin server on 127.0.0.1, port 0, over a real SQLite file (a temp one unless `file` is
- * given): the handler serve-bins listens with, or the Koa app alone with `fastPath: false`.
+ * given): the handler serve-bins listens with, or the Koa app alone with `fastPath: false`. A `compiler`
+ * given is the caller's to close.
  */
-export async function startBinServer(overrides: Overrides = {}, file?: string, { fastPath = true } = {}): Promise<TestBinServer> {
+export async function startBinServer(
+  overrides: Overrides = {},
+  file?: string,
+  { fastPath = true, compiler }: { fastPath?: boolean; compiler?: Compiler } = {},
+): Promise<TestBinServer> {
   const temp = file ? undefined : tempDir();
   const dataFile = file ?? join(temp!.dir, 'bins.sqlite');
   const config = binConfigWith(overrides);
   const store = await openBinStore(dataFile, { heads: config.cache.heads, revisionBytes: config.cache.revisionsMB * 1024 * 1024 });
-  const handler = fastPath ? createBinHandler({ store, config }) : createBinApp({ store, config }).callback();
+  const handler = fastPath ? createBinHandler({ store, config, compiler }) : createBinApp({ store, config, compiler }).callback();
   const running = await listen(handler, 0, '127.0.0.1');
   const request = (path: string, init?: RequestInit): Promise<TestResponse> => fetch(running.url + path, init);
   return {
