@@ -3,9 +3,9 @@ import { createServer, type Server } from 'node:net';
 import { createCompiler } from '../../src/bins/compiler.js';
 
 // A Pug loop the child's own vm timeout stops; a LESS loop only killing the child stops (quadratic:
-// range(500) takes about 0.1 s, range(20000) a minute).
+// range(20000) takes about 1 s idle and a minute at load 30, range(60000) several seconds idle).
 const PUG_LOOP = '- while (true) {}\np never';
-const LESS_LOOP = 'p { each(range(20000), { a-@{value}: @value; }); }';
+const LESS_LOOP = 'p { each(range(60000), { a-@{value}: @value; }); }';
 
 describe('compile limits', function () {
   // Children start (and restart after a kill) slowly on a loaded machine: half a second idle, seconds busy.

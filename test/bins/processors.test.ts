@@ -97,8 +97,8 @@ describe('preprocessors', () => {
     it('kills a child that overruns the time limit inside a compiler, and starts a new one', async function () {
       // Killing and starting a child is slow on a loaded machine.
       this.timeout(60_000);
-      // Quadratic inside LESS: range(500) takes about 0.1 s, range(20000) a minute; no vm timeout reaches it.
-      const { status, body } = await compile(server, 'less', 'p { each(range(20000), { a-@{value}: @value; }); }');
+      // Quadratic inside LESS: range(60000) takes several seconds idle; no vm timeout reaches it.
+      const { status, body } = await compile(server, 'less', 'p { each(range(60000), { a-@{value}: @value; }); }');
       expect([status, body]).to.deep.equal([422, { error: 'took longer than 1000 ms and was stopped' }]);
       const after = await compile(server, 'markdown', '*a*');
       expect(after).to.deep.equal({ status: 200, body: { code: '<p><em>a</em></p>\n' } });
