@@ -3,11 +3,12 @@ import { corsHeaders, type CorsPolicy } from '../http/cors.js';
 import type { Handler } from '../server/listen.js';
 import { readAnswer } from './api-read.js';
 import type { BinConfig } from './config.js';
+import { ID_CHARS, REV_CHARS } from './ids.js';
 import type { BinStore } from './store.js';
 
 // Only what no earlier Koa middleware claims: a revision that is a number or `latest` (so not
 // /live or /console), no query string (so no api_key), percent-free ids (so no decoding).
-const READ = /^\/api\/([A-Za-z0-9_-]+)(?:\/(\d+|latest))?$/;
+const READ = new RegExp(`^/api/(${ID_CHARS})(?:/(${REV_CHARS}))?$`);
 
 /**
  * The API's CORS (JS Bin's users asked for it and never got it): any origin by default, the

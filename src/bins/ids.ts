@@ -13,7 +13,11 @@ const RESERVED = new Set([
 
 /** The longest id accepted in a request; longer ones are nobody's bin. */
 export const MAX_ID_LENGTH = 64;
-const VALID = /^[a-z0-9_-]+$/;
+/** The characters of a bin id as an address may spell it (any case; normalizeId lowercases). */
+export const ID_CHARS = '[A-Za-z0-9_-]+';
+/** A revision as an address names it: a number, or `latest`. */
+export const REV_CHARS = '\\d+|latest';
+const VALID = new RegExp(`^(?:${ID_CHARS})$`);
 
 /** The canonical (lowercase) form of a requested id, or undefined when it cannot name a bin. */
 export function normalizeId(raw: string): string | undefined {

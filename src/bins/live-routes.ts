@@ -1,22 +1,20 @@
-import type { Middleware } from 'koa';
+import Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
 import { applyCors } from '../http/cors.js';
 import { HttpError } from '../http/errors.js';
-import { processorsOf, type PanelName, type ProcessorChoice } from '../shared/processors.js';
+import { PANELS, processorsOf, type ProcessorChoice } from '../shared/processors.js';
 import { checkAccess, checkRead } from './auth.js';
 import type { Compiler } from './compiler.js';
 import type { BinConfig } from './config.js';
 import { normalizeId } from './ids.js';
 import { OUTPUT_PAGE_CORS, type LiveHub } from './live-hub.js';
+import { EDITOR_PATHS, OUTPUT_PATHS, PAGE_ROUTER, pageAddress } from './page-paths.js';
 import { rateLimiter, readJsonObject } from './live-input.js';
 import { describeError } from '../shared/processors.js';
 import type { BinStore } from './store.js';
 
 export type LiveRoutesOptions = { hub: LiveHub; store: BinStore; compiler: Compiler; config: BinConfig };
 
-const PANELS: PanelName[] = ['html', 'css', 'javascript'];
-/** The addresses that follow a bin: its output pages, its editor and its watch page. */
-const FOLLOW = /^\/([A-Za-z0-9_-]+)(?:\/(?:\d+|latest))?(?:\/(?:quiet|edit|watch))?$/;
-const LIVE = /^\/api\/([A-Za-z0-9_-]+)\/(live|console)$/;
 const MAX_RECORDS = 50;
 
 /**
@@ -62,36 +60,46 @@ export function liveRoutes({ hub, store, compiler, config }: LiveRoutesOptions):
     );
   }
 
-  return async (ctx, next) => {
-    if (ctx.method === 'GET' && ctx.get('Accept').includes('text/event-stream')) {
-      const follow = FOLLOW.exec(ctx.path);
-      if (follow) {
-        // A stream is a read of the bin: the same guard as its pages, before the bin is looked up.
-        checkRead(ctx, config, normalizeId(follow[1]!));
-        return hub.subscribe(ctx, await existing(follow[1]!));
-      }
-    }
-    const live = LIVE.exec(ctx.path);
-    if (!live) return next();
-    // Output pages post from an opaque origin; text/plain bodies need no preflight, but answer one anyway.
-    if (applyCors(ctx, OUTPUT_PAGE_CORS)) return;
+  const router = new Router(PAGE_ROUTER);
+
+  // A bin's output, editor and watch addresses are also its event stream (JS Bin's Accept: text/event-stream).
+  router.get([...OUTPUT_PATHS, ...EDITOR_PATHS], async (ctx, next) => {
+    const address = ctx.method === 'GET' && ctx.get('Accept').includes('text/event-stream') && pageAddress(ctx);
+    if (!address) return next();
+    // A stream is a read of the bin: the same guard as its pages, before the bin is looked up.
+    checkRead(ctx, config, normalizeId(address.bin));
+    hub.subscribe(ctx, await existing(address.bin));
+  });
+
+  /** Output pages post from an opaque origin; text/plain bodies need no preflight, but answer one anyway. */
+  const postOnly = (ctx: Context): boolean => {
+    if (applyCors(ctx, OUTPUT_PAGE_CORS)) return false;
     if (ctx.method !== 'POST') throw new HttpError(405, 'use POST');
-    if (live[2] === 'live') {
-      checkAccess(ctx, config, 'write');
-      const bin = await existing(live[1]!);
-      await broadcast(bin, await readJsonObject(ctx, 1024 * 1024), ctx.ip);
-      ctx.body = { connections: hub.connections(bin) };
-    } else {
-      // Whoever may read the bin may relay its console: its output page holds that right.
-      checkRead(ctx, config, normalizeId(live[1]!));
-      consoleLimit(ctx);
-      const bin = await existing(live[1]!);
-      const { records } = await readJsonObject(ctx, 64 * 1024);
-      if (!Array.isArray(records) || records.length > MAX_RECORDS || !records.every((r) => typeof r === 'object' && r !== null)) {
-        throw new HttpError(400, `records must be an array of at most ${MAX_RECORDS} objects`, 'records');
-      }
-      hub.send(bin, 'console', JSON.stringify(records));
-      ctx.body = { connections: hub.connections(bin) };
-    }
+    return true;
   };
+
+  router.all('/api/:bin/live', async (ctx) => {
+    if (!postOnly(ctx)) return;
+    checkAccess(ctx, config, 'write');
+    const bin = await existing(ctx.params.bin!);
+    await broadcast(bin, await readJsonObject(ctx, 1024 * 1024), ctx.ip);
+    ctx.body = { connections: hub.connections(bin) };
+  });
+
+  router.all('/api/:bin/console', async (ctx) => {
+    if (!postOnly(ctx)) return;
+    // Whoever may read the bin may relay its console: its output page holds that right.
+    checkRead(ctx, config, normalizeId(ctx.params.bin!));
+    consoleLimit(ctx);
+    const bin = await existing(ctx.params.bin!);
+    const { records } = await readJsonObject(ctx, 64 * 1024);
+    const valid = Array.isArray(records) && records.length <= MAX_RECORDS;
+    if (!valid || !records.every((r) => typeof r === 'object' && r !== null)) {
+      throw new HttpError(400, `records must be an array of at most ${MAX_RECORDS} objects`, 'records');
+    }
+    hub.send(bin, 'console', JSON.stringify(records));
+    ctx.body = { connections: hub.connections(bin) };
+  });
+
+  return router.routes() as Middleware;
 }

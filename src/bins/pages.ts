@@ -1,4 +1,5 @@
-import type { Context, Middleware } from 'koa';
+import Router from '@koa/router';
+import type { Context, Middleware, Next } from 'koa';
 import { HttpError } from '../http/errors.js';
 import type { EditorData } from '../shared/editor-data.js';
 import { parseRev } from './api-read.js';
@@ -6,6 +7,7 @@ import { checkRead, readToken, TOKEN_PARAM } from './auth.js';
 import type { BinConfig } from './config.js';
 import { normalizeId } from './ids.js';
 import { editorPage, rootFrom, starterHtml } from './page-templates.js';
+import { EDITOR_PATHS, OUTPUT_PATHS, PAGE_ROUTER, pageAddress, routeParams, type PageAddress } from './page-paths.js';
 import { renderOutput, renderPanel, type PanelName } from './render.js';
 import type { Compiler } from './compiler.js';
 import type { LiveHub } from './live-hub.js';
@@ -22,11 +24,9 @@ export type PagesOptions = {
   framing: Framing;
 };
 
-type Route = { bin: string; rev: string | undefined; extra: string | undefined };
+type Route = PageAddress & { extra: string | undefined };
 type Handler = (ctx: Context, route: Route) => Promise<void>;
 
-const BIN = '/([A-Za-z0-9_-]+)';
-const REV = '(?:/(\\d+|latest))?';
 const PANEL_TYPES: Record<PanelName, string> = { html: 'html', css: 'css', javascript: 'js' };
 const EXTENSIONS: Record<string, PanelName> = { html: 'html', css: 'css', js: 'javascript' };
 
@@ -43,7 +43,7 @@ export function createPages({ store, compiler, live, config, framing }: PagesOpt
     return revision;
   }
 
-  const newEditor: Handler = async (ctx) => {
+  const newEditor = async (ctx: Context): Promise<void> => {
     const data: EditorData = {
       root: './',
       bin: null,
@@ -60,7 +60,7 @@ export function createPages({ store, compiler, live, config, framing }: PagesOpt
   const editor: Handler = async (ctx, route) => {
     const revision = await load(ctx, route);
     const data: EditorData = {
-      ...(route.extra === '/watch' && { watch: true }),
+      ...(route.extra === 'watch' && { watch: true }),
       root: rootFrom(ctx.path),
       bin: revision.bin,
       rev: revision.rev,
@@ -75,7 +75,7 @@ export function createPages({ store, compiler, live, config, framing }: PagesOpt
 
   const output: Handler = async (ctx, route) => {
     const revision = await load(ctx, route);
-    const quiet = route.extra === '/quiet';
+    const quiet = route.extra === 'quiet';
     // The edit link follows the address: a numbered revision edits that one, /:bin and /latest the latest.
     const named = parseRev(route.rev) !== undefined;
     const root = rootFrom(ctx.path);
@@ -116,20 +116,24 @@ export function createPages({ store, compiler, live, config, framing }: PagesOpt
     ctx.body = body;
   }
 
-  const routes: [RegExp, Handler][] = [
-    [/^\/$/, newEditor],
-    [new RegExp(`^${BIN}${REV}(/edit|/watch)$`), editor],
-    [new RegExp(`^${BIN}${REV}\\.(js|css|html)$`), panel],
-    [new RegExp(`^${BIN}${REV}/(source|download)$`), source],
-    [new RegExp(`^${BIN}${REV}(/quiet)?$`), output],
-  ];
+  /** `handler` for a matched route whose bin and revision can be one; `extra` is the route's last word. */
+  const on = (handler: Handler, extra: (ctx: Context) => string | undefined) =>
+    (ctx: Context, next: Next) => {
+      const address = pageAddress(ctx);
+      return address ? handler(ctx, { ...address, extra: extra(ctx) }) : next();
+    };
+  const lastWord = (ctx: Context) => ctx.path.slice(ctx.path.lastIndexOf('/') + 1);
 
-  return async (ctx, next) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
-    for (const [pattern, handler] of routes) {
-      const match = pattern.exec(ctx.path);
-      if (match) return handler(ctx, { bin: match[1] ?? '', rev: match[2], extra: match[3] });
-    }
-    return next();
-  };
+  // Registered in this order: a path several routes match (`/abc/quiet` is also `/:bin/:rev`) goes to
+  // the first whose parameters fit.
+  const router = new Router(PAGE_ROUTER);
+  router.get('/', newEditor);
+  router.get(EDITOR_PATHS, on(editor, lastWord));
+  const extension = (ctx: Context) => routeParams(ctx).ext;
+  router.get(['/:bin.:ext', '/:bin/:rev.:ext'], (ctx, next) =>
+    Object.hasOwn(EXTENSIONS, extension(ctx) ?? '') ? on(panel, extension)(ctx, next) : next(),
+  );
+  router.get(['/:bin/source', '/:bin/download', '/:bin/:rev/source', '/:bin/:rev/download'], on(source, lastWord));
+  router.get(OUTPUT_PATHS, on(output, lastWord));
+  return router.routes() as Middleware;
 }

@@ -1,5 +1,5 @@
 import { assemble, type Panels } from '../shared/assemble.js';
-import { describeError, processorsOf, type PanelName } from '../shared/processors.js';
+import { describeError, PANELS, processorsOf, type PanelName } from '../shared/processors.js';
 import type { Compiler } from './compiler.js';
 import type { StoredRevision } from './store.js';
 
@@ -11,12 +11,11 @@ export type OutputPanels = { panels: Panels; errors: string[] };
 /** The panels as the output shows them: each through the preprocessor in settings.processors. */
 export async function outputPanels(revision: StoredRevision, compiler: Compiler, client?: string): Promise<OutputPanels> {
   const processors = processorsOf(revision.settings);
-  const names: PanelName[] = ['html', 'css', 'javascript'];
-  const results = await Promise.all(names.map((name) => compiler.compile(processors[name], revision[name], client)));
+  const results = await Promise.all(PANELS.map((name) => compiler.compile(processors[name], revision[name], client)));
   const panels: Panels = { html: '', css: '', javascript: '' };
   const errors: string[] = [];
   results.forEach((result, i) => {
-    const name = names[i]!;
+    const name = PANELS[i]!;
     if (result.ok) panels[name] = result.code;
     else errors.push(describeError(processors[name], result.error));
   });

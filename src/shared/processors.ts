@@ -13,6 +13,9 @@ export const PROCESSORS = {
   javascript: ['javascript', 'coffeescript', 'typescript'],
 } as const satisfies Record<PanelName, readonly string[]>;
 
+/** The three panels of a bin, in the order the editor shows them. */
+export const PANELS = Object.keys(PROCESSORS) as PanelName[];
+
 export type Processor = (typeof PROCESSORS)[PanelName][number];
 /** A processor that compiles (everything but a panel's own language). */
 export type Compiled = Exclude<Processor, PanelName>;
