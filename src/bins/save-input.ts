@@ -5,13 +5,13 @@ import { isJsonObject, readJsonBody } from '../http/json-body.js';
 import { hasBody, readBodyText } from '../http/read-body.js';
 import type { BinConfig } from './config.js';
 import type { Settings } from './store.js';
+import { PANELS } from '../shared/processors.js';
 
 export const NO_CONTENT = 'Unable to save: The bin has no content';
 export const BLACKLISTED = 'Unable to save: Post contains blacklisted content';
 
 export type SaveInput = { html: string; javascript: string; css: string; settings: Settings | undefined };
 
-const PANELS = ['html', 'javascript', 'css'] as const;
 
 /**
  * The body of a save, form-encoded (JS Bin's) or JSON (what jsbin-client sends); read strictly,

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { Command } from 'commander';
+import { PANELS, type PanelName } from '../shared/processors.js';
 import type { SaveFlags } from './bin-commands.js';
 import { callApi, errorMessage, notOurApi } from './client.js';
 import { clientContext } from './client-flags.js';
@@ -8,7 +9,7 @@ import { CliError, EXIT } from './errors.js';
 import { readText } from './read-input.js';
 import { safeLine } from './terminal-text.js';
 
-type Panel = 'html' | 'javascript' | 'css';
+type Panel = PanelName;
 
 const PANEL_OF_EXT: Record<string, Panel> = { '.html': 'html', '.htm': 'html', '.js': 'javascript', '.mjs': 'javascript', '.css': 'css' };
 const SIBLING_EXT: Record<Panel, string> = { html: '.html', javascript: '.js', css: '.css' };
@@ -29,7 +30,7 @@ export function pickFiles(file: string | undefined, flags: SaveFlags): Partial<R
     if (picked[panel]) throw new CliError(`${file} and --${panel === 'javascript' ? 'js' : panel} both give the ${panel} panel`, EXIT.usage);
     picked[panel] = file;
     const stem = file.slice(0, file.length - ext.length);
-    for (const other of ['html', 'javascript', 'css'] as const) {
+    for (const other of PANELS) {
       const sibling = stem + SIBLING_EXT[other];
       if (!picked[other] && existsSync(sibling)) picked[other] = sibling;
     }

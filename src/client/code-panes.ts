@@ -1,11 +1,10 @@
 import { Compartment, EditorState } from '@codemirror/state';
 import { basicSetup, EditorView } from 'codemirror';
 import type { Panels } from '../shared/assemble.js';
-import type { ProcessorChoice } from '../shared/processors.js';
+import { PANELS, type ProcessorChoice } from '../shared/processors.js';
 import { languageOf } from './languages.js';
 
 export type PanelName = keyof Panels;
-export const PANEL_NAMES: PanelName[] = ['html', 'css', 'javascript'];
 
 export type CodePanes = {
   /** The text of the three panes. */
@@ -35,7 +34,7 @@ export function createCodePanes(
   // Each pane's language sits in a compartment, so a preprocessor choice swaps it without a new editor.
   const languages = {} as Record<PanelName, Compartment>;
   const shown = { ...processors };
-  for (const name of PANEL_NAMES) {
+  for (const name of PANELS) {
     languages[name] = new Compartment();
     views[name] = new EditorView({
       doc: initial[name],
@@ -60,7 +59,7 @@ export function createCodePanes(
     write(panels) {
       quiet = true;
       try {
-        for (const name of PANEL_NAMES) {
+        for (const name of PANELS) {
           const view = views[name];
           view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: panels[name] } });
         }
@@ -70,7 +69,7 @@ export function createCodePanes(
     },
     focus: (name) => views[name].focus(),
     setLanguages(choice) {
-      for (const name of PANEL_NAMES) {
+      for (const name of PANELS) {
         if (shown[name] === choice[name]) continue;
         shown[name] = choice[name];
         views[name].dispatch({ effects: languages[name].reconfigure(languageOf(choice[name])) });

@@ -1,5 +1,5 @@
 import type { Panels } from '../shared/assemble.js';
-import { processorsOf, type PanelName, type ProcessorChoice } from '../shared/processors.js';
+import { PANELS, processorsOf, type ProcessorChoice } from '../shared/processors.js';
 import type { ConsolePane } from './console-pane.js';
 import { debounce } from './debounce.js';
 
@@ -22,7 +22,6 @@ export type Live = {
   saved(panels: Panels, processors: ProcessorChoice): void;
 };
 
-const NAMES: PanelName[] = ['html', 'css', 'javascript'];
 
 /** Live sharing from the editor: broadcasts its changes and shows who watches and what remote pages log. */
 export function createLive({ root, consolePane, read, key, onRemote }: LiveOptions): Live {
@@ -36,7 +35,7 @@ export function createLive({ root, consolePane, read, key, onRemote }: LiveOptio
     if (bin === null || last === null || refused) return;
     const now = read();
     const body: Record<string, unknown> = {};
-    for (const name of NAMES) if (now.panels[name] !== last.panels[name]) body[name] = now.panels[name];
+    for (const name of PANELS) if (now.panels[name] !== last.panels[name]) body[name] = now.panels[name];
     const processors = JSON.stringify(now.processors);
     if (processors !== last.processors) body.processors = now.processors;
     if (Object.keys(body).length === 0) return;
@@ -65,7 +64,7 @@ export function createLive({ root, consolePane, read, key, onRemote }: LiveOptio
     });
     source.addEventListener('console', (event) => consolePane.showRemote(JSON.parse(event.data) as unknown[]));
     if (!onRemote) return;
-    for (const name of NAMES) source.addEventListener(name, (event) => onRemote({ [name]: event.data }));
+    for (const name of PANELS) source.addEventListener(name, (event) => onRemote({ [name]: event.data }));
     source.addEventListener('processors', (event) => onRemote({}, processorsOf({ processors: JSON.parse(event.data) })));
   }
 

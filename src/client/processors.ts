@@ -2,13 +2,12 @@ import type { Panels } from '../shared/assemble.js';
 import {
   describeError,
   isCompiled,
+  PANELS,
   processorsOf,
   type PanelName,
   type Processor,
   type ProcessorChoice,
 } from '../shared/processors.js';
-
-const NAMES: PanelName[] = ['html', 'css', 'javascript'];
 
 export type Selectors = {
   read(): ProcessorChoice;
@@ -18,13 +17,13 @@ export type Selectors = {
 /** The `#processor-<panel>` menus, starting from the revision's settings; `onChange` on every choice. */
 export function wireSelectors(settings: Record<string, unknown>, onChange: () => void): Selectors {
   const menus = Object.fromEntries(
-    NAMES.map((name) => [name, document.getElementById(`processor-${name}`) as HTMLSelectElement]),
+    PANELS.map((name) => [name, document.getElementById(`processor-${name}`) as HTMLSelectElement]),
   ) as Record<PanelName, HTMLSelectElement>;
-  const write = (choice: ProcessorChoice) => NAMES.forEach((name) => (menus[name].value = choice[name]));
+  const write = (choice: ProcessorChoice) => PANELS.forEach((name) => (menus[name].value = choice[name]));
   write(processorsOf(settings));
-  for (const name of NAMES) menus[name].addEventListener('change', onChange);
+  for (const name of PANELS) menus[name].addEventListener('change', onChange);
   return {
-    read: () => processorsOf({ processors: Object.fromEntries(NAMES.map((name) => [name, menus[name].value])) }),
+    read: () => processorsOf({ processors: Object.fromEntries(PANELS.map((name) => [name, menus[name].value])) }),
     write,
   };
 }
@@ -71,7 +70,7 @@ export function createPanelCompiler(
     const out: Panels = { ...panels };
     const errors: string[] = [];
     await Promise.all(
-      NAMES.filter((name) => isCompiled(choice[name])).map(async (name) => {
+      PANELS.filter((name) => isCompiled(choice[name])).map(async (name) => {
         const answer = await ask(choice[name], panels[name]);
         if (typeof answer.code === 'string') {
           out[name] = answer.code;

@@ -45,7 +45,7 @@ describe('snippetkit save and pull', function () {
     expect(saved.code, saved.stderr).to.equal(0);
     const url = saved.stdout.trim();
     expect(url).to.match(new RegExp(`^${server.url.replace(/\./g, '\\.')}/[a-z]{6}/1$`));
-    expect(saved.stderr).to.include('took html from page.html, javascript from page.js, css from page.css');
+    expect(saved.stderr).to.include('took html from page.html, css from page.css, javascript from page.js');
     const bin = url.split('/').at(-2)!;
 
     const out = join(src.dir, 'out');
