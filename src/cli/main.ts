@@ -39,6 +39,11 @@ function packageVersion(): string {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // A reader that stops early (`snippetkit --help | head`) closes the pipe: that ends the output, not in a crash.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
   const program = createProgram();
   configureErrors(program, 'snippetkit');
   try {
