@@ -8,7 +8,8 @@ export const CHROMIUM = process.env.SNIPPETKIT_TEST_CHROMIUM ?? '/usr/bin/chromi
 /** test-artifacts/ (gitignored): screenshots a run leaves behind. */
 export const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
 
-// Flags for a container without a GPU, a sandbox or a network (shared/ecosystem.md).
+// Flags for a container without a GPU, a sandbox or a network: Chromium otherwise tries to reach its
+// update and sync services at start, which a closed network refuses many times over.
 const ARGS = [
   '--no-sandbox',
   '--disable-gpu',
