@@ -1,0 +1,80 @@
+/**
+ * The endpoint record as validated and stored (docs/mock-api.md). `data` is kept serialized as
+ * `json`, exactly as it will be served; every optional field is absent rather than defaulted, so a
+ * record written by an older version (name, json, statusCode, delay, headers) is a valid record.
+ */
+
+export type Fault = 'reset' | 'empty' | 'malformed' | 'hang';
+export const FAULTS: readonly Fault[] = ['reset', 'empty', 'malformed', 'hang'];
+
+export type Pick = 'first-match' | 'sequence' | 'random';
+export const PICKS: readonly Pick[] = ['first-match', 'sequence', 'random'];
+
+/** Milliseconds, fixed or drawn uniformly from [min, max] per request. */
+export type Delay = number | { min: number; max: number };
+
+/** All given parts must match the request; a part the request lacks does not match. */
+export type When = {
+  /** Upper-case method names; any of them. */
+  method?: string[];
+  params?: Record<string, string>;
+  /** Each key equal; a list means any of. */
+  query?: Record<string, string | string[]>;
+  /** Lower-cased names, exact values. */
+  headers?: Record<string, string>;
+  /** The request's JSON body contains this object (every key given deep-equal). */
+  body?: Record<string, unknown>;
+};
+
+/** An alternative answer; what it leaves out comes from the endpoint's own fields. */
+export type ResponseRecord = {
+  when?: When;
+  statusCode?: number;
+  /** `data`, serialized. At most one of `json` and `body`. */
+  json?: string;
+  body?: string;
+  headers?: Record<string, string>;
+  delay?: Delay;
+  fault?: Fault;
+  faultRate?: number;
+};
+
+/** What a caller may set on an endpoint. */
+export type MockInput = {
+  name: string;
+  /** The route under /endpoint/, without leading or trailing slash; the name when absent. */
+  path?: string;
+  /** Upper-case, no repeats; every method when absent. */
+  methods?: string[];
+  statusCode: number;
+  /** `data`, serialized; exactly one of `json` and `body`. */
+  json?: string;
+  /** A raw text body (XML, CSV, text), sent as is. */
+  body?: string;
+  delay: Delay;
+  headers?: Record<string, string>;
+  /** Strings in data, body and headers (of the endpoint and its responses) are Handlebars templates. */
+  template?: boolean;
+  responses?: ResponseRecord[];
+  /** `first-match` when absent. */
+  pick?: Pick;
+  fault?: Fault;
+  /** 0 to 1; 1 when absent. */
+  faultRate?: number;
+};
+
+/** The record kept in Keyv under `endpoint:<name>`. */
+export type StoredMock = MockInput & {
+  created: string;
+  updated: string;
+};
+
+/**
+ * Which answer a request got, as the request log records it: `response` is the index in
+ * `responses` (null for the endpoint's own answer), `status` what was sent (null for a fault).
+ */
+export type Answered = {
+  response: number | null;
+  status: number | null;
+  fault?: Fault;
+};
