@@ -96,11 +96,13 @@ export class RouteTable<T> {
       if (route) return { value: route.value, params: NO_PARAMS };
     }
     const segments = path === '' ? [] : path.split('/');
-    try {
-      for (let i = 0; i < segments.length; i++) segments[i] = decodeURIComponent(segments[i]!);
-    } catch {
-      // A broken escape names no route.
-      return undefined;
+    if (path.includes('%')) {
+      try {
+        for (let i = 0; i < segments.length; i++) segments[i] = decodeURIComponent(segments[i]!);
+      } catch {
+        // A broken escape names no route.
+        return undefined;
+      }
     }
     const allow = new Set<string>();
     let matched = false;

@@ -78,7 +78,7 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
       if (isPlain(endpoint.record)) {
         const answer = plainAnswer(endpoint);
         log({ response: null, status: answer.status });
-        return later(res, endpoint.record.delay as number, () => send(req, res, answer));
+        return later(res, draw(endpoint.record.delay), () => send(req, res, answer));
       }
       const responder = responderOf(endpoint);
       const input = responder.needsInput ? requestInput(req, params, body) : undefined;
