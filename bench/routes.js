@@ -53,8 +53,10 @@ export async function run() {
     return child.url;
   };
   try {
-    const small = await start([CLI, 'serve-mocks', '--port', '0', '--data', await dataFile(dir, 'ten', endpoints(10))]);
-    const big = await start([CLI, 'serve-mocks', '--port', '0', '--data', await dataFile(dir, 'many', endpoints(10_000))]);
+    const serveMocks = async (name, count) =>
+      start([CLI, 'serve-mocks', '--port', '0', '--data', await dataFile(dir, name, endpoints(count))]);
+    const small = await serveMocks('ten', 10);
+    const big = await serveMocks('many', 10_000);
     const path = '/endpoint/users/42?q=x';
     const sample = await (await fetch(small + path)).text();
     writeFileSync(join(dir, 'sample.json'), sample);
