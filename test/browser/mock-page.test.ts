@@ -45,8 +45,8 @@ describe('the mock page in Chromium', function () {
     await t.page.selectOption('#status-code', '201');
     await t.page.fill('#delay', '5');
     await t.page.click('#add-header');
-    await t.page.fill('.header-name', 'X-Mock');
-    await t.page.fill('.header-value', 'yes');
+    await t.page.fill('#headers-slot .pair-name', 'X-Mock');
+    await t.page.fill('#headers-slot .pair-value', 'yes');
     await replaceJson(t.page, '[{"id": 1, "name": "Ada"}]');
     await t.page.click('#save');
     await t.page.waitForURL(/#endpoint\/users$/);
@@ -58,7 +58,7 @@ describe('the mock page in Chromium', function () {
     });
     await t.page.click('text=All endpoints');
     await t.page.locator('#endpoints tbody tr', { hasText: 'users' }).waitFor();
-    expect(await rows(t.page)).to.deep.include('users\t201\t5\t0\tnever');
+    expect(await rows(t.page)).to.deep.include('users\t/users\tall\t201\t5\t0\tnever');
     await screenshot(t.page, 'mock-page-list');
   });
 
@@ -83,7 +83,7 @@ describe('the mock page in Chromium', function () {
     });
     const entry = t.page.locator('#requests li', { hasText: '/endpoint/hook?delivery=1' });
     await entry.waitFor();
-    await entry.locator('summary').click();
+    // The newest request is open: its headers and body show without a click.
     const text = await entry.innerText();
     expect(text).to.match(/^POST \/endpoint\/hook\?delivery=1 \d\d:\d\d:\d\d\.\d{3}/);
     expect(text).to.include('x-signature\nsha256=abc');
@@ -204,9 +204,9 @@ describe('the mock page behind a reverse proxy under a path prefix', function ()
     await t.page.goto(`${proxy.url}${PREFIX}/`);
     expect(t.page.url()).to.equal(`${proxy.url}${PREFIX}/static/`);
     await t.page.locator('#endpoints tbody tr').nth(1).waitFor();
-    expect((await rows(t.page)).map((row) => row.split('\t').slice(0, 4).join(' '))).to.deep.equal([
-      'orders 200 0 0',
-      'users 201 5 0',
+    expect((await rows(t.page)).map((row) => row.split('\t').slice(0, 6).join(' '))).to.deep.equal([
+      'orders /orders all 200 0 0',
+      'users /users all 201 5 0',
     ]);
   });
 
