@@ -2,24 +2,12 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { addEndpoint, startMockServer, type TestMockServer } from '../mocks/server.js';
 import { openPage, screenshot, type TestPage } from './browser.js';
+import { openEndpoint, replaceJson } from './mock-page-fixtures.js';
 import { startPrefixProxy } from './prefix-proxy.js';
-
-/** Replaces the JSON data as a user selecting all and pasting would (no auto-closed brackets). */
-async function replaceJson(page: Page, text: string): Promise<void> {
-  await page.locator('#data-editor .cm-content').click();
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.insertText(text);
-}
 
 /** The table's rows as tab-separated text. */
 async function rows(page: Page): Promise<string[]> {
   return page.locator('#endpoints tbody tr').allInnerTexts();
-}
-
-/** Opens one endpoint's view and waits until its live log is connected. */
-async function openEndpoint(page: Page, base: string, name: string): Promise<void> {
-  await page.goto(`${base}/static/#endpoint/${name}`);
-  await page.locator('#log-state', { hasText: 'live' }).waitFor();
 }
 
 describe('the mock page in Chromium', function () {
