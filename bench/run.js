@@ -3,9 +3,9 @@
 import { writeFileSync } from 'node:fs';
 import { printTable } from './lib.js';
 
-// BENCH_ONLY=bins or =mocks runs one group.
+// BENCH_ONLY=bins, =mocks or =routes runs one group.
 const only = process.env.BENCH_ONLY;
-const names = ['mocks', 'bins'].filter((name) => !only || name === only);
+const names = ['mocks', 'routes', 'bins'].filter((name) => !only || name === only);
 const groups = await Promise.all(names.map((name) => import(`./${name}.js`)));
 
 const rows = [];

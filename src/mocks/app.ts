@@ -68,24 +68,17 @@ export function createMockApp(options: MockAppOptions, shared?: Serving): Koa {
   app.use(api.routes());
   app.use(api.allowedMethods({ throw: true }));
   app.use(async (ctx, next) => {
-    const match = /^\/endpoint\/([^/]+)\/?$/.exec(ctx.path);
-    if (!match) return next();
-    let name: string;
-    try {
-      name = decodeURIComponent(match[1]!);
-    } catch {
-      name = match[1]!;
-    }
+    if (!ctx.path.startsWith(PREFIX)) return next();
     // The response is written on the raw objects, exactly as the hot path writes it.
     ctx.respond = false;
-    serve(ctx.req, ctx.res, name);
+    serve(ctx.req, ctx.res, ctx.path.slice(PREFIX.length));
   });
   return app;
 }
 
 /**
- * The node request handler to listen with: `/endpoint/<name>` is answered straight from here,
- * before Koa's middleware chain (one string check, one map lookup); everything else goes to Koa.
+ * The node request handler to listen with: every URL under `/endpoint/` is answered straight from
+ * here, before Koa's middleware chain (one string check, one route lookup); everything else goes to Koa.
  */
 export function createMockHandler(options: MockAppOptions): Handler {
   const config = { ...DEFAULT_MOCK_CONFIG, ...options.config };
@@ -93,29 +86,17 @@ export function createMockHandler(options: MockAppOptions): Handler {
   const { serve } = shared;
   const koa = createMockApp(options, shared).callback();
   return (req, res) => {
-    const name = hotPathName(req.url ?? '');
-    if (name === undefined) koa(req, res);
-    else serve(req, res, name);
+    const url = req.url ?? '';
+    if (!url.startsWith(PREFIX)) return koa(req, res);
+    const query = url.indexOf('?', PREFIX.length);
+    serve(req, res, url.slice(PREFIX.length, query === -1 ? undefined : query));
   };
 }
 
 const PREFIX = '/endpoint/';
 
-/** The name in `/endpoint/<name>[?query]`; anything less plain (a slash, bad escapes) is left to Koa. */
-export function hotPathName(url: string): string | undefined {
-  if (!url.startsWith(PREFIX)) return undefined;
-  const query = url.indexOf('?', PREFIX.length);
-  const segment = url.slice(PREFIX.length, query === -1 ? undefined : query);
-  if (segment === '' || segment.includes('/')) return undefined;
-  if (!segment.includes('%')) return segment;
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
-}
-
 function serving(options: MockAppOptions, config: MockConfig, logger: Logger): Serving {
   const { store, feed = new RequestFeed() } = options;
-  return { feed, serve: createEndpointServer({ store, cors: config.cors, trustProxy: config.trustProxy, logger, feed }) };
+  const { cors, trustProxy } = config;
+  return { feed, serve: createEndpointServer({ store, cors, trustProxy, logger, feed }) };
 }

@@ -1,11 +1,12 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { Answered } from './record.js';
 
 /** How many requests each endpoint remembers, and how much of each body. */
 export const LOG_SIZE = 100;
 export const LOG_BODY_BYTES = 64 * 1024;
 
-/** One request an endpoint received: what a webhook sender actually sent. */
-export type LoggedRequest = {
+/** One request an endpoint received: what a webhook sender actually sent, and which answer it got. */
+export type LoggedRequest = Answered & {
   time: string;
   method: string;
   /** Path and query, as sent. */
@@ -21,10 +22,12 @@ export type LoggedRequest = {
 export type EndpointStats = {
   hits: number;
   requests: RequestLog;
+  /** The next response of `pick: sequence` (taken modulo the number of responses). */
+  sequence: number;
 };
 
 export function newStats(): EndpointStats {
-  return { hits: 0, requests: new RequestLog() };
+  return { hits: 0, requests: new RequestLog(), sequence: 0 };
 }
 
 /** A ring of the last LOG_SIZE requests; `newestFirst()` copies them out. */

@@ -1,10 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { corsHeaders, isPreflight, preflightHeaders, type CorsPolicy } from '../http/cors.js';
-import type { RequestFeed } from './request-feed.js';
-import { clientIp, readLoggedBody, type LoggedRequest } from './request-log.js';
+import { corsHeaders, isPreflight, preflightHeaders } from '../http/cors.js';
 import { hasBody } from '../http/read-body.js';
-import type { Endpoint, MockStore } from './store.js';
 import type { Logger } from '../server/logger.js';
+import { buildHead, ENDPOINT_CORS, NO_BODY } from './answer-head.js';
+import { breakConnection } from './faults.js';
+import type { Answered, Delay } from './record.js';
+import type { RequestFeed } from './request-feed.js';
+import { requestInput } from './request-input.js';
+import { clientIp, readLoggedBody, type LoggedRequest } from './request-log.js';
+import { compileResponder, isPlain, type Answer, type Responder } from './responder.js';
+import type { Endpoint, MockStore } from './store.js';
+import { TemplateError } from './template.js';
 
 export type ServeEndpointOptions = {
   store: MockStore;
@@ -15,107 +21,117 @@ export type ServeEndpointOptions = {
   feed: RequestFeed;
 };
 
-/** Answers one request for `/endpoint/<name>` on the raw node objects. */
-export type ServeEndpoint = (req: IncomingMessage, res: ServerResponse, name: string) => void;
+/** Answers one request under /endpoint/ on the raw node objects; `path` is what follows, undecoded, no query. */
+export type ServeEndpoint = (req: IncomingMessage, res: ServerResponse, path: string) => void;
 
 /**
- * CORS for the mock endpoints (not the API: keeping the API same-origin means a web page the user
- * visits cannot change their mocks). Any origin may read and send anything.
- */
-const ENDPOINT_CORS: CorsPolicy = {
-  origin: '*',
-  methods: 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
-  privateNetwork: true,
-};
-
-// Statuses that never carry content (RFC 9110 15.3.5, 15.3.6, 15.4.5; docs/mock-api.md): the data is not sent.
-const NO_BODY = new Set([204, 205, 304]);
-
-/**
- * The one implementation of `/endpoint/<name>`, for every method: both the pre-Koa hot path and
- * the Koa route call it, so CORS, hit counts and the request log cannot differ between them.
- * Per request it does one map lookup, counts and logs the request, waits out the delay on a
- * timer and writes headers and body prepared once per endpoint version.
+ * The one implementation of `/endpoint/*`, for every method: both the pre-Koa hot path and the
+ * Koa route call it, so CORS, hit counts and the request log cannot differ between them. Per
+ * request it finds the route, counts and logs the request, waits out the delay on a timer and
+ * writes what was prepared once per endpoint version: a fixed head and body for a plain endpoint,
+ * a responder (its variants, templates compiled) for the others.
  */
 export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoint {
   const { store, cors, trustProxy, logger, feed } = options;
-  // Keyed by the Endpoint object, which a write replaces, so a stale head is never used.
-  const heads = new WeakMap<Endpoint, string[]>();
-  const headOf = (endpoint: Endpoint): string[] => {
-    let head = heads.get(endpoint);
-    if (!head) heads.set(endpoint, (head = buildHead(endpoint, cors)));
-    return head;
+  // Keyed by the Endpoint object, which a write replaces, so a stale head or responder is never used.
+  const plain = new WeakMap<Endpoint, Answer>();
+  const responders = new WeakMap<Endpoint, Responder>();
+  const plainAnswer = (endpoint: Endpoint): Answer => {
+    let answer = plain.get(endpoint);
+    if (!answer) {
+      const { statusCode: status, headers = {} } = endpoint.record;
+      const { body } = endpoint;
+      const head = buildHead(status, headers, body.length, 'application/json; charset=utf-8', cors);
+      plain.set(endpoint, (answer = { status, head, body }));
+    }
+    return answer;
+  };
+  const responderOf = (endpoint: Endpoint): Responder => {
+    let responder = responders.get(endpoint);
+    if (!responder) responders.set(endpoint, (responder = compileResponder(endpoint.record, cors)));
+    return responder;
   };
 
-  const serve: ServeEndpoint = (req, res, name) => {
+  const serve: ServeEndpoint = (req, res, path) => {
     if (cors && isPreflight(req)) return answerPreflight(req, res);
-    const endpoint = store.get(name);
-    if (!endpoint) return notFound(req, res, name, cors);
+    const found = store.route(req.method ?? 'GET', path);
+    if (!found) return notFound(req, res, path, cors);
+    if ('allow' in found) return notAllowed(req, res, found.allow, cors);
+    const { value: endpoint, params } = found;
     const time = new Date().toISOString();
     const received = (body: string, bodyTruncated: boolean) => {
       endpoint.stats.hits++;
-      const entry: LoggedRequest = {
-        time,
-        method: req.method ?? 'GET',
-        url: req.url ?? '',
-        ip: clientIp(req, trustProxy),
-        headers: req.headers,
-        body,
-        bodyTruncated,
+      const log = (answered: Answered) => {
+        const entry: LoggedRequest = {
+          time,
+          method: req.method ?? 'GET',
+          url: req.url ?? '',
+          ip: clientIp(req, trustProxy),
+          headers: req.headers,
+          body,
+          bodyTruncated,
+          ...answered,
+        };
+        endpoint.stats.requests.add(entry);
+        feed.publish(endpoint.record.name, entry);
       };
-      endpoint.stats.requests.add(entry);
-      feed.publish(endpoint.record.name, entry);
-      const respond = () => send(req, res, endpoint, headOf(endpoint));
-      const delay = endpoint.record.delay;
-      if (delay <= 0) return respond();
-      // A timer, never a wait; a client that leaves during the delay takes its timer with it.
-      const timer = setTimeout(respond, delay);
-      res.once('close', () => clearTimeout(timer));
+      if (isPlain(endpoint.record)) {
+        const answer = plainAnswer(endpoint);
+        log({ response: null, status: answer.status });
+        return later(res, endpoint.record.delay as number, () => send(req, res, answer));
+      }
+      const responder = responderOf(endpoint);
+      const input = responder.needsInput ? requestInput(req, params, body) : undefined;
+      const variant = responder.choose(input, endpoint.stats, Math.random);
+      const { fault } = variant;
+      if (fault && Math.random() < variant.faultRate) {
+        log({ response: variant.index, status: null, fault });
+        return later(res, draw(variant.delay), () => breakConnection(fault, req));
+      }
+      // Rendered now, so the log says what will be sent; `now` is when the request came in.
+      let answer: Answer;
+      try {
+        answer = variant.answer(input);
+      } catch (err) {
+        if (!(err instanceof TemplateError)) throw err;
+        answer = jsonAnswer(500, { success: false, message: err.message }, cors);
+      }
+      log({ response: variant.index, status: answer.status });
+      later(res, draw(variant.delay), () => send(req, res, answer));
     };
     if (hasBody(req)) readLoggedBody(req, received);
     else received('', false);
   };
   // Outside Koa there is no error middleware: a bug here must not take the process down.
-  return (req, res, name) => {
+  return (req, res, path) => {
     try {
-      serve(req, res, name);
+      serve(req, res, path);
     } catch (err) {
       logger.error(`${req.method} ${req.url}: ${(err as Error).stack ?? String(err)}`);
-      if (!res.headersSent) sendJson(req, res, 500, { success: false, message: 'internal server error' }, false);
+      const answer = jsonAnswer(500, { success: false, message: 'internal server error' }, false);
+      if (!res.headersSent) send(req, res, answer);
       else res.destroy();
     }
   };
 }
 
-function send(req: IncomingMessage, res: ServerResponse, endpoint: Endpoint, head: string[]): void {
-  if (res.destroyed) return;
-  res.writeHead(endpoint.record.statusCode, head);
-  if (req.method === 'HEAD' || NO_BODY.has(endpoint.record.statusCode)) res.end();
-  else res.end(endpoint.body);
+/** Runs `act` after `ms` on a timer, never a wait; a client that leaves during the delay takes its timer with it. */
+function later(res: ServerResponse, ms: number, act: () => void): void {
+  if (ms <= 0) return act();
+  const timer = setTimeout(act, ms);
+  res.once('close', () => clearTimeout(timer));
 }
 
-/** Content type and length, CORS, then the endpoint's own headers, which win over ours by name. */
-function buildHead(endpoint: Endpoint, cors: boolean): string[] {
-  const custom = endpoint.record.headers ?? {};
-  const names = Object.keys(custom);
-  const given = new Set(names.map((name) => name.toLowerCase()));
-  const head: string[] = [];
-  const add = (name: string, value: string) => {
-    if (!given.has(name.toLowerCase())) head.push(name, value);
-  };
-  const status = endpoint.record.statusCode;
-  if (!NO_BODY.has(status)) {
-    add('Content-Type', 'application/json; charset=utf-8');
-    head.push('Content-Length', String(endpoint.body.length));
-  } else if (status === 205) {
-    // Unlike 204 and 304, HTTP/1.1 framing does not know 205 is empty (RFC 9112 6.3): say so, and the
-    // connection stays reusable (RFC 9110 15.3.6 allows Content-Length: 0, forbids it on 204).
-    head.push('Content-Length', '0');
-  }
-  // Custom headers are exposed so scripts can read them.
-  if (cors) for (const [name, value] of corsHeaders(ENDPOINT_CORS, names)) add(name, value);
-  for (const name of names) head.push(name, custom[name]!);
-  return head;
+/** A fixed delay, or one drawn uniformly from its range. */
+function draw(delay: Delay): number {
+  return typeof delay === 'number' ? delay : delay.min + Math.random() * (delay.max - delay.min);
+}
+
+function send(req: IncomingMessage, res: ServerResponse, answer: Answer): void {
+  if (res.destroyed) return;
+  res.writeHead(answer.status, answer.head);
+  if (req.method === 'HEAD' || NO_BODY.has(answer.status)) res.end();
+  else res.end(answer.body);
 }
 
 /** A preflight's 204: every method, the headers the browser asked for. Not a hit, not logged. */
@@ -124,14 +140,33 @@ function answerPreflight(req: IncomingMessage, res: ServerResponse): void {
   res.end();
 }
 
-function notFound(req: IncomingMessage, res: ServerResponse, name: string, cors: boolean): void {
-  sendJson(req, res, 404, { success: false, message: `no endpoint named '${name}'` }, cors);
+function notFound(req: IncomingMessage, res: ServerResponse, path: string, cors: boolean): void {
+  const clean = path.endsWith('/') ? path.slice(0, -1) : path;
+  // One segment is a name, as before paths existed; say so in the same words.
+  const named = clean !== '' && !clean.includes('/');
+  const message = named ? `no endpoint named '${decoded(clean)}'` : `no endpoint at '/endpoint/${clean}'`;
+  send(req, res, jsonAnswer(404, { success: false, message }, cors));
 }
 
-function sendJson(req: IncomingMessage, res: ServerResponse, status: number, value: unknown, cors: boolean): void {
+/** Routes match the path, none the method. */
+function notAllowed(req: IncomingMessage, res: ServerResponse, allow: string[], cors: boolean): void {
+  const message = `${req.method} is not allowed here; allowed: ${allow.join(', ')}`;
+  const answer = jsonAnswer(405, { success: false, message }, cors);
+  answer.head.push('Allow', allow.join(', '));
+  send(req, res, answer);
+}
+
+function jsonAnswer(status: number, value: unknown, cors: boolean): Answer {
   const body = Buffer.from(JSON.stringify(value));
   const head = ['Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(body.length)];
   if (cors) head.push(...corsHeaders(ENDPOINT_CORS).flat());
-  res.writeHead(status, head);
-  res.end(req.method === 'HEAD' ? undefined : body);
+  return { status, head, body };
+}
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

@@ -1,17 +1,16 @@
+import { HttpError } from '../http/errors.js';
 import { createKeyQueue } from '../store/key-queue.js';
 import { openSqliteKeyv, type SqliteKeyv } from '../store/sqlite.js';
+import type { MockInput, StoredMock } from './record.js';
 import { newStats, type EndpointStats } from './request-log.js';
-import type { MockInput } from './validate.js';
+import { RouteTable, type Lookup } from './routes.js';
 
-/** The record kept in Keyv under `endpoint:<name>`; `json` is the data exactly as served. */
-export type StoredMock = MockInput & {
-  created: string;
-  updated: string;
-};
+export type { StoredMock } from './record.js';
 
 /** An endpoint ready to serve: its record, the body bytes, and its in-memory counters. */
 export type Endpoint = {
   record: StoredMock;
+  /** The endpoint's own body bytes: its data as JSON, or its text body. */
   body: Buffer;
   stats: EndpointStats;
 };
@@ -25,9 +24,14 @@ export type WriteResult = { created: boolean; endpoint: Endpoint };
 export type MockStore = {
   readonly file: string;
   get(name: string): Endpoint | undefined;
+  /** The endpoint answering `method` on `path` (after /endpoint/, undecoded), a 405's Allow, or nothing. */
+  route(method: string, path: string): Lookup<Endpoint>;
   /** Every endpoint, sorted by name. */
   list(): Endpoint[];
-  /** Creates `input.name`; when it exists already, returns it untouched with `created: false`. */
+  /**
+   * Creates `input.name`; when it exists already, returns it untouched with `created: false`.
+   * A 409 (field `path`) when another endpoint has the same route shape and a method in common.
+   */
   add(input: MockInput): Promise<WriteResult>;
   /** Creates or replaces. */
   put(input: MockInput): Promise<WriteResult>;
@@ -51,33 +55,55 @@ export async function openMockStore(file: string): Promise<MockStore> {
 
 export async function createMockStore(db: SqliteKeyv): Promise<MockStore> {
   const endpoints = new Map<string, Endpoint>();
+  // Kept in step with `endpoints`: every change to one is made to the other in the same synchronous step.
+  const routes = new RouteTable<Endpoint>();
   // One raw query instead of Keyv's iterator, which pages slowly and overflows at ~150k rows (keyv #1008).
   const rows = await db.query('SELECT key, value FROM keyv WHERE key LIKE ?', `${db.prefix}${KEY}%`);
+  const loaded: StoredMock[] = [];
   for (const row of rows) {
     const parsed = (await db.keyv.deserialize!(String(row.value))) as { value?: StoredMock } | undefined;
-    const record = parsed?.value;
-    if (record?.name) endpoints.set(record.name, toEndpoint(record, newStats()));
+    if (parsed?.value?.name) loaded.push(parsed.value);
+  }
+  // Oldest first, so that where routes tie the older endpoint wins, as it did before the restart.
+  loaded.sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : a.name < b.name ? -1 : 1));
+  for (const record of loaded) {
+    const endpoint = toEndpoint(record, newStats());
+    endpoints.set(record.name, endpoint);
+    routes.set(record.name, patternOf(record), record.methods, endpoint);
   }
 
   // Writes to one name run one after another, so two adds of the same name cannot both create it.
   const queue = createKeyQueue();
+  // Routes of writes under way: writes of different names run side by side, and each must see the others.
+  const reserved = new RouteTable<undefined>();
 
   const write = async (input: MockInput, replace: boolean): Promise<WriteResult> => {
-    const existing = endpoints.get(input.name);
+    const { name } = input;
+    const existing = endpoints.get(name);
     if (existing && !replace) return { created: false, endpoint: existing };
-    const now = new Date().toISOString();
-    const record: StoredMock = { ...input, created: existing?.record.created ?? now, updated: now };
-    if (!(await db.keyv.set(KEY + input.name, record))) {
-      throw new Error(`the data file did not store endpoint '${input.name}'`);
+    const pattern = patternOf(input);
+    const other = routes.conflict(name, pattern, input.methods) ?? reserved.conflict(name, pattern, input.methods);
+    if (other !== undefined) throw conflictError(pattern, other);
+    reserved.set(name, pattern, input.methods, undefined);
+    try {
+      const now = new Date().toISOString();
+      const record: StoredMock = { ...input, created: existing?.record.created ?? now, updated: now };
+      if (!(await db.keyv.set(KEY + name, record))) {
+        throw new Error(`the data file did not store endpoint '${name}'`);
+      }
+      const endpoint = toEndpoint(record, existing?.stats ?? newStats());
+      endpoints.set(name, endpoint);
+      routes.set(name, pattern, input.methods, endpoint);
+      return { created: !existing, endpoint };
+    } finally {
+      reserved.remove(name);
     }
-    const endpoint = toEndpoint(record, existing?.stats ?? newStats());
-    endpoints.set(input.name, endpoint);
-    return { created: !existing, endpoint };
   };
 
   return {
     file: db.file,
     get: (name) => endpoints.get(name),
+    route: (method, path) => routes.find(method, path),
     list: () => [...endpoints.values()].sort((a, b) => (a.record.name < b.record.name ? -1 : 1)),
     add: (input) => queue.run(input.name, () => write(input, false)),
     put: (input) => queue.run(input.name, () => write(input, true)),
@@ -86,6 +112,7 @@ export async function createMockStore(db: SqliteKeyv): Promise<MockStore> {
         if (!endpoints.has(name)) return false;
         if (!(await db.keyv.delete(KEY + name))) throw new Error(`the data file did not delete endpoint '${name}'`);
         endpoints.delete(name);
+        routes.remove(name);
         return true;
       }),
     close: () => db.close(),
@@ -93,5 +120,19 @@ export async function createMockStore(db: SqliteKeyv): Promise<MockStore> {
 }
 
 function toEndpoint(record: StoredMock, stats: EndpointStats): Endpoint {
-  return { record, body: Buffer.from(record.json, 'utf8'), stats };
+  return { record, body: Buffer.from(record.json ?? record.body ?? '', 'utf8'), stats };
+}
+
+/** The route under /endpoint/: the path, or the name as a single segment (records from before paths). */
+function patternOf(input: MockInput): string {
+  return input.path ?? input.name;
+}
+
+// The store's one client error: which endpoint is in the way is known only here, as the write is made.
+function conflictError(pattern: string, other: string): HttpError {
+  return new HttpError(
+    409,
+    `path '${pattern}' overlaps endpoint '${other}': same route shape with a method in common`,
+    'path',
+  );
 }

@@ -15,6 +15,8 @@ export type TestMockServer = {
   /** Server-side error lines logged so far. */
   errors: string[];
   fetch(path: string, init?: RequestInit): Promise<TestResponse>;
+  /** Connections the server holds open right now. */
+  connections(): Promise<number>;
   /** PUT a JSON value (already a string, or serialized here) to `path`. */
   putJson(path: string, body: unknown): Promise<TestResponse>;
   close(): Promise<void>;
@@ -48,6 +50,8 @@ export async function startMockServer(options: StartOptions = {}): Promise<TestM
     store,
     errors,
     fetch: request,
+    connections: () =>
+      new Promise((resolve, reject) => running.server.getConnections((err, n) => (err ? reject(err) : resolve(n)))),
     putJson: (path, body) =>
       request(path, {
         method: 'PUT',

@@ -1,0 +1,112 @@
+import type { Delay, Fault, Pick, ResponseRecord, StoredMock } from './record.js';
+import { compileJson, compileText, TemplateError, type Render, type TemplateInput } from './template.js';
+import { buildHead } from './answer-head.js';
+import { matchesWhen } from './when-match.js';
+
+/** Status, head and body, ready to write. */
+export type Answer = { status: number; head: string[]; body: Buffer };
+
+/** One way an endpoint answers: its own fields (`index` null) or a response's, over the endpoint's. */
+export type Variant = {
+  index: number | null;
+  delay: Delay;
+  fault?: Fault;
+  faultRate: number;
+  /** Throws a TemplateError when a template fails to render. */
+  answer(input: TemplateInput | undefined): Answer;
+};
+
+export type Responder = {
+  /** Whether choosing or answering reads the request (a `when` or a template): else input is undefined. */
+  needsInput: boolean;
+  /** The variant for this request; `position` is the endpoint's sequence counter. */
+  choose(input: TemplateInput | undefined, position: { sequence: number }, random: () => number): Variant;
+};
+
+/** Endpoints with none of the issue 12 answers keep the pre-built head and body of the fast path. */
+export function isPlain(record: StoredMock): boolean {
+  const { template, responses, fault, delay, json } = record;
+  return !template && !responses?.length && !fault && typeof delay === 'number' && json !== undefined;
+}
+
+/** Compiles an endpoint version once: its own answer and each response, fields inherited field by field. */
+export function compileResponder(record: StoredMock, cors: boolean): Responder {
+  const own = variant(record, null, record, cors);
+  const responses = record.responses ?? [];
+  const variants = responses.map((response, i) => variant(record, i, response, cors));
+  const pick: Pick = record.pick ?? 'first-match';
+  const needsInput = Boolean(record.template) || (pick === 'first-match' && responses.some((r) => r.when));
+  return {
+    needsInput,
+    choose(input, position, random) {
+      if (variants.length === 0) return own;
+      if (pick === 'sequence') {
+        // Kept modulo the current list, so a shorter list after a replace still wraps round correctly.
+        const at = position.sequence % variants.length;
+        position.sequence = (at + 1) % variants.length;
+        return variants[at]!;
+      }
+      if (pick === 'random') return variants[Math.floor(random() * variants.length)]!;
+      const i = responses.findIndex((r) => !r.when || (input !== undefined && matchesWhen(r.when, input)));
+      return i === -1 ? own : variants[i]!;
+    },
+  };
+}
+
+function variant(record: StoredMock, index: number | null, from: ResponseRecord, cors: boolean): Variant {
+  const at = index === null ? '' : `responses[${index}].`;
+  const status = from.statusCode ?? record.statusCode;
+  // A response's data or body replaces both of the endpoint's; its headers are added to the endpoint's by name.
+  const own = from.json !== undefined || from.body !== undefined;
+  const json = own ? from.json : record.json;
+  const text = own ? from.body : record.body;
+  const bodyField = json !== undefined ? `${own ? at : ''}data` : `${own ? at : ''}body`;
+  const headers = mergeHeaders(record.headers, index === null ? undefined : from.headers);
+  const type = json !== undefined ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8';
+  const base = {
+    index,
+    delay: from.delay ?? record.delay,
+    faultRate: from.faultRate ?? record.faultRate ?? 1,
+    ...((from.fault ?? record.fault) && { fault: from.fault ?? record.fault }),
+  };
+  const source = json ?? text ?? '';
+  if (!record.template) {
+    const body = Buffer.from(source, 'utf8');
+    const answer: Answer = { status, head: buildHead(status, headers, body.length, type, cors), body };
+    return { ...base, answer: () => answer };
+  }
+  try {
+    const renderBody = json !== undefined ? compileJson(json, bodyField) : compileText(source, bodyField);
+    const renderHeaders = Object.entries(headers).map(([name, value]) => {
+      const fromResponse = index !== null && Object.hasOwn(from.headers ?? {}, name);
+      const field = `${fromResponse ? at : ''}headers.${name}`;
+      return [name, compileText(value, field)] as [string, Render];
+    });
+    return {
+      ...base,
+      answer(input) {
+        const body = Buffer.from(renderBody(input!), 'utf8');
+        const rendered: Record<string, string> = {};
+        for (const [name, render] of renderHeaders) rendered[name] = render(input!);
+        return { status, head: buildHead(status, rendered, body.length, type, cors), body };
+      },
+    };
+  } catch (err) {
+    // Saved before templates were checked at save time: answer the error per request rather than fail the server.
+    if (!(err instanceof TemplateError)) throw err;
+    return {
+      ...base,
+      answer: () => {
+        throw err;
+      },
+    };
+  }
+}
+
+/** The endpoint's headers, then the response's, a response's header replacing one of the same name. */
+function mergeHeaders(own: Record<string, string> = {}, extra: Record<string, string> = {}): Record<string, string> {
+  const replaced = new Set(Object.keys(extra).map((name) => name.toLowerCase()));
+  const merged: Record<string, string> = {};
+  for (const [name, value] of Object.entries(own)) if (!replaced.has(name.toLowerCase())) merged[name] = value;
+  return Object.assign(merged, extra);
+}
