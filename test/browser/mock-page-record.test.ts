@@ -164,4 +164,27 @@ describe('the mock page edits the whole endpoint record', function () {
     expect(await open()).to.deep.equal(['/endpoint/inspect?n=3', '/endpoint/inspect?n=1']);
     expect(await entry(3).locator('pre').isVisible()).to.equal(true);
   });
+
+  it('says in each log entry which answer it got: a response, the default, or a fault', async () => {
+    await server.store.put({
+      name: 'answered',
+      statusCode: 200,
+      delay: 0,
+      json: '1',
+      responses: [
+        { when: { query: { v: 'created' } }, statusCode: 201 },
+        { when: { query: { v: 'reset' } }, fault: 'reset' },
+      ],
+    });
+    await openEndpoint(t.page, server.url, 'answered');
+    await server.fetch('/endpoint/answered?v=created');
+    await server.fetch('/endpoint/answered');
+    await server.fetch('/endpoint/answered?v=reset').catch(() => undefined);
+    await t.page.locator('#requests li').nth(2).waitFor();
+    expect(await t.page.locator('#requests .answer').allInnerTexts()).to.deep.equal([
+      'responses[1] → fault: reset',
+      'default → 200',
+      'responses[0] → 201',
+    ]);
+  });
 });
