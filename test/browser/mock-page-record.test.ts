@@ -98,7 +98,9 @@ describe('the mock page edits the whole endpoint record', function () {
     await t.page.click('#save');
     const note = t.page.locator('[data-field="responses[1].when.body"] + .field-error');
     await note.waitFor();
-    expect(await note.innerText()).to.equal("responses[1].when.body: line 1, column 10: expected a value but found '}'");
+    expect(await note.innerText()).to.equal(
+      "responses[1].when.body: line 1, column 10: expected a value but found '}'",
+    );
     expect(await body.getAttribute('aria-invalid')).to.equal('true');
     expect(await body.evaluate((element) => element === document.activeElement)).to.equal(true);
     expect(writes).to.deep.equal([]);
