@@ -2,24 +2,12 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { addEndpoint, startMockServer, type TestMockServer } from '../mocks/server.js';
 import { openPage, screenshot, type TestPage } from './browser.js';
+import { openEndpoint, replaceJson } from './mock-page-fixtures.js';
 import { startPrefixProxy } from './prefix-proxy.js';
-
-/** Replaces the JSON data as a user selecting all and pasting would (no auto-closed brackets). */
-async function replaceJson(page: Page, text: string): Promise<void> {
-  await page.locator('#data-editor .cm-content').click();
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.insertText(text);
-}
 
 /** The table's rows as tab-separated text. */
 async function rows(page: Page): Promise<string[]> {
   return page.locator('#endpoints tbody tr').allInnerTexts();
-}
-
-/** Opens one endpoint's view and waits until its live log is connected. */
-async function openEndpoint(page: Page, base: string, name: string): Promise<void> {
-  await page.goto(`${base}/static/#endpoint/${name}`);
-  await page.locator('#log-state', { hasText: 'live' }).waitFor();
 }
 
 describe('the mock page in Chromium', function () {
@@ -45,8 +33,8 @@ describe('the mock page in Chromium', function () {
     await t.page.selectOption('#status-code', '201');
     await t.page.fill('#delay', '5');
     await t.page.click('#add-header');
-    await t.page.fill('.header-name', 'X-Mock');
-    await t.page.fill('.header-value', 'yes');
+    await t.page.fill('#headers-slot .pair-name', 'X-Mock');
+    await t.page.fill('#headers-slot .pair-value', 'yes');
     await replaceJson(t.page, '[{"id": 1, "name": "Ada"}]');
     await t.page.click('#save');
     await t.page.waitForURL(/#endpoint\/users$/);
@@ -58,7 +46,7 @@ describe('the mock page in Chromium', function () {
     });
     await t.page.click('text=All endpoints');
     await t.page.locator('#endpoints tbody tr', { hasText: 'users' }).waitFor();
-    expect(await rows(t.page)).to.deep.include('users\t201\t5\t0\tnever');
+    expect(await rows(t.page)).to.deep.include('users\t/users\tall\t201\t5\t0\tnever');
     await screenshot(t.page, 'mock-page-list');
   });
 
@@ -83,7 +71,7 @@ describe('the mock page in Chromium', function () {
     });
     const entry = t.page.locator('#requests li', { hasText: '/endpoint/hook?delivery=1' });
     await entry.waitFor();
-    await entry.locator('summary').click();
+    // The newest request is open: its headers and body show without a click.
     const text = await entry.innerText();
     expect(text).to.match(/^POST \/endpoint\/hook\?delivery=1 \d\d:\d\d:\d\d\.\d{3}/);
     expect(text).to.include('x-signature\nsha256=abc');
@@ -204,9 +192,9 @@ describe('the mock page behind a reverse proxy under a path prefix', function ()
     await t.page.goto(`${proxy.url}${PREFIX}/`);
     expect(t.page.url()).to.equal(`${proxy.url}${PREFIX}/static/`);
     await t.page.locator('#endpoints tbody tr').nth(1).waitFor();
-    expect((await rows(t.page)).map((row) => row.split('\t').slice(0, 4).join(' '))).to.deep.equal([
-      'orders 200 0 0',
-      'users 201 5 0',
+    expect((await rows(t.page)).map((row) => row.split('\t').slice(0, 6).join(' '))).to.deep.equal([
+      'orders /orders all 200 0 0',
+      'users /users all 201 5 0',
     ]);
   });
 

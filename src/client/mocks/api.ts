@@ -1,27 +1,77 @@
 /** The server's root as this page sees it: the page is at <root>/static/, so a proxy's path prefix is kept. */
 export const ROOT = new URL('../', document.baseURI);
 
+/** Milliseconds, fixed or drawn uniformly from [min, max] per request. */
+export type Delay = number | { min: number; max: number };
+
+export const FAULTS = ['reset', 'empty', 'malformed', 'hang'] as const;
+export type Fault = (typeof FAULTS)[number];
+
+export const PICKS = ['first-match', 'sequence', 'random'] as const;
+export type Pick = (typeof PICKS)[number];
+
+/** The methods the page offers; the server takes any token, these are the ones people mock. */
+export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
 export type EndpointSummary = {
   name: string;
+  /** Where it answers under /endpoint/: the name when no path was set. */
+  path: string;
+  /** null: every method. */
+  methods: string[] | null;
   statusCode: number;
-  delay: number;
+  delay: Delay;
+  template: boolean;
+  /** How many alternative responses it has. */
+  responses: number;
   hits: number;
-  /** ISO time of the last request since the server started, or null. */
+  /** ISO time of the last request, or null. */
   lastCall: string | null;
   updated: string;
 };
 
-export type EndpointInput = {
-  name: string;
-  data: unknown;
-  statusCode: number;
-  delay: number;
-  headers: Record<string, string>;
+/** All given parts must match a request. */
+export type When = {
+  method?: string[];
+  params?: Record<string, string>;
+  /** A list: any of. */
+  query?: Record<string, string | string[]>;
+  headers?: Record<string, string>;
+  body?: Record<string, unknown>;
 };
 
-export type EndpointRecord = EndpointSummary & { data: unknown; headers?: Record<string, string> };
+/** An alternative answer: what it leaves out comes from the endpoint. At most one of data and body. */
+export type ResponseInput = {
+  when?: When;
+  statusCode?: number;
+  data?: unknown;
+  body?: string;
+  headers?: Record<string, string>;
+  delay?: Delay;
+  fault?: Fault;
+  faultRate?: number;
+};
 
-/** One request an endpoint received, as the server logs it. */
+/** The record the page sends: optional fields only when set, exactly one of data and body. */
+export type EndpointInput = {
+  name: string;
+  path?: string;
+  methods?: string[];
+  statusCode: number;
+  data?: unknown;
+  body?: string;
+  delay: Delay;
+  headers?: Record<string, string>;
+  template?: boolean;
+  responses?: ResponseInput[];
+  pick?: Pick;
+  fault?: Fault;
+  faultRate?: number;
+};
+
+export type EndpointRecord = EndpointInput & { hits: number; lastCall: string | null; url: string };
+
+/** One request an endpoint received, as the server logs it, and which answer it got. */
 export type LoggedRequest = {
   time: string;
   method: string;
@@ -30,6 +80,11 @@ export type LoggedRequest = {
   headers: Record<string, string | string[]>;
   body: string;
   bodyTruncated: boolean;
+  /** Index in `responses`, null for the endpoint's own answer; absent from older servers. */
+  response?: number | null;
+  /** What was sent; null for a fault. */
+  status?: number | null;
+  fault?: Fault;
 };
 
 /** The server's error answer `{ success: false, message, field? }`, or a failure to reach it. */
@@ -44,8 +99,11 @@ export class ApiError extends Error {
 
 const segment = (name: string) => encodeURIComponent(name);
 
-/** Where `name` answers, under this page's origin and prefix (not the URL the server believes it has). */
-export const endpointUrl = (name: string): string => new URL(`endpoint/${segment(name)}`, ROOT).href;
+/**
+ * Where an endpoint answers, under this page's origin and prefix (not the URL the server believes it
+ * has). `path` is shown as given, `:id` and all, as the server's own `url` shows it.
+ */
+export const endpointUrl = (path: string): string => `${new URL('endpoint/', ROOT).href}${path}`;
 
 export const eventsUrl = (name: string): string => new URL(`api/endpoint/${segment(name)}/events`, ROOT).href;
 
@@ -79,7 +137,8 @@ export const getEndpoint = (name: string): Promise<EndpointRecord> => call('GET'
 /** Creates only: a name in use is an ApiError on `name`. */
 export const addEndpoint = (input: EndpointInput): Promise<unknown> => call('PUT', 'endpoint/add', input);
 
-export const replaceEndpoint = (input: EndpointInput): Promise<unknown> =>
+/** Answers the record as stored. */
+export const replaceEndpoint = (input: EndpointInput): Promise<EndpointRecord> =>
   call('PUT', `endpoint/${segment(input.name)}`, input);
 
 export const deleteEndpoint = (name: string): Promise<unknown> => call('DELETE', `endpoint/${segment(name)}`);

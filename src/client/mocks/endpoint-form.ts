@@ -1,16 +1,13 @@
-import { ApiError, type EndpointInput, type EndpointRecord } from './api.js';
-import { byId, el } from './dom.js';
+import { ApiError, PICKS, type EndpointInput, type EndpointRecord, type Pick } from './api.js';
+import { createDelayField } from './delay-field.js';
+import { byId } from './dom.js';
+import { createFaultField } from './fault-field.js';
+import { clearFieldErrors, showFieldError } from './field-errors.js';
 import { createJsonEditor, type JsonState } from './json-editor.js';
-
-// The codes people mock most; any other from 200 to 599 goes in "Other".
-const COMMON_STATUSES: [number, string][] = [
-  [200, 'OK'], [201, 'Created'], [202, 'Accepted'], [204, 'No Content'],
-  [301, 'Moved Permanently'], [302, 'Found'], [304, 'Not Modified'],
-  [400, 'Bad Request'], [401, 'Unauthorized'], [403, 'Forbidden'], [404, 'Not Found'], [409, 'Conflict'],
-  [410, 'Gone'], [418, "I'm a teapot"], [422, 'Unprocessable Content'], [429, 'Too Many Requests'],
-  [500, 'Internal Server Error'], [502, 'Bad Gateway'], [503, 'Service Unavailable'], [504, 'Gateway Timeout'],
-];
-const OTHER = 'other';
+import { createKeyValueRows, pairsObject } from './key-value-rows.js';
+import { createMethodsPicker } from './methods-picker.js';
+import { createResponsesEditor } from './responses-editor.js';
+import { createStatusField } from './status-field.js';
 
 /** Saves what the form holds; `existing` is the name being edited, undefined for a new endpoint. */
 export type SaveEndpoint = (input: EndpointInput, existing: string | undefined) => Promise<void>;
@@ -22,14 +19,18 @@ export type EndpointForm = {
   fill(record: EndpointRecord): void;
 };
 
-/** The add/edit form in #endpoint-form: the save button is off while the JSON data is invalid. */
+/**
+ * The add/edit form in #endpoint-form. Only what is set is sent, so an endpoint that uses none of
+ * the newer fields is saved as the same plain record. Save is off while the JSON data is invalid.
+ */
 export function createEndpointForm(save: SaveEndpoint): EndpointForm {
   const form = byId<HTMLFormElement>('endpoint-form');
   const name = byId<HTMLInputElement>('name');
-  const status = byId<HTMLSelectElement>('status-code');
-  const other = byId<HTMLInputElement>('status-other');
-  const delay = byId<HTMLInputElement>('delay');
-  const headers = byId('headers');
+  const path = byId<HTMLInputElement>('path');
+  const template = byId<HTMLInputElement>('template');
+  const kind = byId<HTMLSelectElement>('payload-kind');
+  const body = byId<HTMLTextAreaElement>('body');
+  const pick = byId<HTMLSelectElement>('pick');
   const saveButton = byId<HTMLButtonElement>('save');
   const jsonState = byId('json-state');
   const error = byId('form-error');
@@ -37,67 +38,65 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
   let editing: string | undefined;
   let saving = false;
 
-  for (const [code, text] of COMMON_STATUSES) status.append(el('option', { value: String(code) }, `${code} ${text}`));
-  status.append(el('option', { value: OTHER }, 'Other…'));
-  const showOther = () => (byId('status-other-label').hidden = status.value !== OTHER);
-  status.addEventListener('change', showOther);
+  const status = createStatusField({ field: 'statusCode', idPrefix: 'status' });
+  byId('status-slot').append(status.element);
+  const delay = createDelayField({ field: 'delay', idPrefix: 'delay' });
+  byId('delay-slot').append(delay.element);
+  const fault = createFaultField({ field: 'fault', noneLabel: 'none', idPrefix: 'fault' });
+  byId('fault-slot').append(fault.element);
+  const methods = createMethodsPicker('Methods (none checked: every method)', 'methods', 'method');
+  byId('methods-slot').append(methods.element);
+  const headers = createKeyValueRows({
+    legend: 'Response headers', noun: 'header', field: 'headers', namePlaceholder: 'X-Header', addId: 'add-header',
+  });
+  byId('headers-slot').append(headers.element);
+  const responses = createResponsesEditor();
 
+  const isData = () => kind.value === 'data';
   const update = (state: JsonState) => {
     jsonState.textContent = state.valid ? 'valid' : `Line ${state.line}, column ${state.column}: ${state.message}`;
     jsonState.className = state.valid ? 'ok' : 'error';
-    saveButton.disabled = !state.valid || saving;
+    jsonState.hidden = !isData();
+    saveButton.disabled = (isData() && !state.valid) || saving;
   };
   const editor = createJsonEditor(byId('data-editor'), update);
-
-  const addHeader = (headerName = '', value = '') => {
-    const remove = el('button', { type: 'button', class: 'remove', 'aria-label': 'Remove header' }, '×');
-    const row = el(
-      'div',
-      { class: 'header-row' },
-      el('input', { class: 'header-name', 'aria-label': 'Header name', placeholder: 'X-Header', spellcheck: 'false' }),
-      el('input', { class: 'header-value', 'aria-label': 'Header value', placeholder: 'value', spellcheck: 'false' }),
-      remove,
-    );
-    (row.children[0] as HTMLInputElement).value = headerName;
-    (row.children[1] as HTMLInputElement).value = value;
-    remove.addEventListener('click', () => row.remove());
-    headers.append(row);
+  const showKind = () => {
+    byId('data-editor').hidden = !isData();
+    body.hidden = isData();
+    update(editor.state());
   };
-  byId('add-header').addEventListener('click', () => addHeader());
+  kind.addEventListener('change', showKind);
 
   const showError = (message: string, field?: string) => {
+    clearFieldErrors(form);
     error.textContent = message;
     error.hidden = false;
-    const fields: Record<string, HTMLElement> = { name, statusCode: status.value === OTHER ? other : status, delay };
-    const input = field === undefined ? undefined : fields[field];
-    for (const one of [name, status, other, delay]) one.removeAttribute('aria-invalid');
-    if (input) {
-      input.setAttribute('aria-invalid', 'true');
-      input.focus();
-    }
+    if (field !== undefined) showFieldError(form, field, message);
   };
 
   const read = (): EndpointInput => {
-    const pairs: Record<string, string> = {};
-    for (const row of headers.querySelectorAll('.header-row')) {
-      const [key, value] = [...row.querySelectorAll('input')].map((input) => input.value.trim());
-      if (key) pairs[key] = value ?? '';
-    }
-    return {
-      name: name.value.trim(),
-      data: JSON.parse(editor.text()),
-      statusCode: Number(status.value === OTHER ? other.value : status.value),
-      delay: delay.value === '' ? 0 : Number(delay.value),
-      headers: pairs,
-    };
+    const input: EndpointInput = { name: name.value.trim(), statusCode: status.read()!, delay: delay.read()! };
+    if (path.value.trim() !== '') input.path = path.value.trim();
+    const methodList = methods.read();
+    if (methodList.length > 0) input.methods = methodList;
+    if (isData()) input.data = JSON.parse(editor.text());
+    else input.body = body.value;
+    const headerValues = pairsObject(headers.pairs());
+    if (headerValues) input.headers = headerValues;
+    if (template.checked) input.template = true;
+    const list = responses.read();
+    if (list.length > 0) input.responses = list;
+    if (pick.value !== 'first-match') input.pick = pick.value as Pick;
+    return { ...input, ...fault.read() };
   };
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    if (!editor.state().valid || saving) return;
+    if ((isData() && !editor.state().valid) || saving) return;
     saving = true;
     saveButton.disabled = true;
     error.hidden = true;
+    clearFieldErrors(form);
     saved.textContent = 'Saving…';
     try {
       await save(read(), editing);
@@ -115,18 +114,22 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
     editing = record.name;
     name.value = record.name ?? '';
     name.readOnly = record.name !== undefined;
-    const code = String(record.statusCode ?? 200);
-    const common = COMMON_STATUSES.some(([known]) => String(known) === code);
-    status.value = common ? code : OTHER;
-    other.value = common ? '' : code;
-    showOther();
-    delay.value = String(record.delay ?? 0);
-    headers.replaceChildren();
-    for (const [key, value] of Object.entries(record.headers ?? {})) addHeader(key, value);
+    path.value = record.path ?? '';
+    methods.fill(record.methods);
+    status.fill(record.statusCode ?? 200);
+    delay.fill(record.delay ?? 0);
+    fault.fill(record);
+    template.checked = record.template === true;
+    headers.fill(Object.entries(record.headers ?? {}));
+    kind.value = record.body === undefined ? 'data' : 'body';
+    body.value = record.body ?? '';
     editor.setText(record.data === undefined ? '{\n  \n}' : JSON.stringify(record.data, null, 2));
+    responses.fill(record.responses);
+    pick.value = record.pick && PICKS.includes(record.pick) ? record.pick : 'first-match';
+    showKind();
     error.hidden = true;
     saved.textContent = '';
-    for (const one of [name, status, other, delay]) one.removeAttribute('aria-invalid');
+    clearFieldErrors(form);
   };
 
   return { reset: () => load({}), fill: load };

@@ -1,4 +1,4 @@
-import { addEndpoint, deleteEndpoint, endpointUrl, getEndpoint, replaceEndpoint } from './api.js';
+import { addEndpoint, deleteEndpoint, endpointUrl, getEndpoint, replaceEndpoint, type EndpointRecord } from './api.js';
 import { copyButton } from './copy.js';
 import { byId } from './dom.js';
 import { createEndpointForm } from './endpoint-form.js';
@@ -15,7 +15,8 @@ export type EndpointView = {
 /** A shell word: single quotes, with any single quote closed, escaped and reopened. */
 const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
-export const curlCommand = (name: string): string => `curl -i ${quote(endpointUrl(name))}`;
+/** `path` as the server shows it, `:id` and all: the user fills in the parameters. */
+export const curlCommand = (path: string): string => `curl -i ${quote(endpointUrl(path))}`;
 
 /** #endpoint-view: one endpoint's links, form, "Try it" and live log; or the form alone for a new one. */
 export function createEndpointView(): EndpointView {
@@ -24,6 +25,8 @@ export function createEndpointView(): EndpointView {
   const dialog = byId<HTMLDialogElement>('confirm-delete');
   const tryIt = createTryIt();
   let current: string | undefined;
+  // Where the open endpoint answers under /endpoint/: its path, or its name when it has none.
+  let route = '';
   let stopLog: (() => void) | undefined;
 
   const form = createEndpointForm(async (input, existing) => {
@@ -31,11 +34,12 @@ export function createEndpointView(): EndpointView {
       await addEndpoint(input);
       location.hash = `#endpoint/${encodeURIComponent(input.name)}`;
     } else {
-      await replaceEndpoint(input);
+      // A new path or new methods change where and how "Try it" calls.
+      showLinks(await replaceEndpoint(input));
     }
   });
-  copyButton(byId<HTMLButtonElement>('copy-url'), () => endpointUrl(current ?? ''));
-  copyButton(byId<HTMLButtonElement>('copy-curl'), () => curlCommand(current ?? ''));
+  copyButton(byId<HTMLButtonElement>('copy-url'), () => endpointUrl(route));
+  copyButton(byId<HTMLButtonElement>('copy-curl'), () => curlCommand(route));
 
   byId('delete').addEventListener('click', () => {
     byId('delete-name').textContent = current ?? '';
@@ -51,6 +55,13 @@ export function createEndpointView(): EndpointView {
       byId('saved').textContent = `Could not delete: ${(err as Error).message}`;
     }
   });
+
+  const showLinks = (record: EndpointRecord) => {
+    route = record.path ?? record.name;
+    byId('endpoint-url').textContent = endpointUrl(route);
+    byId('endpoint-curl').textContent = curlCommand(route);
+    tryIt.show(record);
+  };
 
   const close = () => {
     stopLog?.();
@@ -74,17 +85,16 @@ export function createEndpointView(): EndpointView {
       current = name;
       title.textContent = name;
       show(false);
+      let record: EndpointRecord;
       try {
-        const record = await getEndpoint(name);
+        record = await getEndpoint(name);
         if (current !== name) return; // the user moved on while it loaded
         form.fill(record);
       } catch (err) {
         title.textContent = (err as Error).message;
         return;
       }
-      byId('endpoint-url').textContent = endpointUrl(name);
-      byId('endpoint-curl').textContent = curlCommand(name);
-      tryIt.show(name);
+      showLinks(record);
       stopLog = followLog(name);
       show(true);
     },

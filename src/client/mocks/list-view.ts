@@ -1,10 +1,14 @@
-import { listEndpoints, ROOT, type EndpointSummary } from './api.js';
+import { listEndpoints, ROOT, type Delay, type EndpointSummary } from './api.js';
 import { age, byId, el } from './dom.js';
 
 export type ListView = {
   /** Fetches the endpoints again and redraws the table. */
   load(): Promise<void>;
 };
+
+/** A delay as the table shows it: `250` or `100–400`. */
+export const delayText = (delay: Delay): string =>
+  typeof delay === 'number' ? String(delay) : `${delay.min}–${delay.max}`;
 
 /** The endpoint table in #list-view, filtered by name as you type. */
 export function createListView(): ListView {
@@ -30,8 +34,11 @@ export function createListView(): ListView {
           'tr',
           {},
           cell('Name', el('a', { href: `#endpoint/${encodeURIComponent(endpoint.name)}` }, endpoint.name)),
+          // An older server sends neither: the name is the path, and every method answers.
+          cell('Path', el('code', {}, `/${endpoint.path ?? endpoint.name}`)),
+          cell('Methods', endpoint.methods?.join(' ') ?? 'all'),
           cell('Status', String(endpoint.statusCode)),
-          cell('Delay (ms)', String(endpoint.delay)),
+          cell('Delay (ms)', delayText(endpoint.delay)),
           cell('Hits', String(endpoint.hits)),
           cell('Last call', age(endpoint.lastCall), endpoint.lastCall ? new Date(endpoint.lastCall).toLocaleString() : undefined),
         ),

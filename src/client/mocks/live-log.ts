@@ -4,7 +4,16 @@ import { byId, clock, el, headerList, pretty } from './dom.js';
 // The server keeps this many per endpoint; the page shows no more.
 const SHOWN = 100;
 
-/** One request as a collapsible entry: method, path, time; headers and body inside. */
+/** Which answer a request got: `responses[1]` or `default`, then the status sent or the fault. */
+function answered(request: LoggedRequest): string {
+  // An older server logs neither; say nothing rather than guess.
+  if (request.response === undefined && request.status === undefined && request.fault === undefined) return '';
+  const by = request.response === null || request.response === undefined ? 'default' : `responses[${request.response}]`;
+  const outcome = request.fault ? `fault: ${request.fault}` : request.status == null ? '' : String(request.status);
+  return outcome ? `${by} → ${outcome}` : by;
+}
+
+/** One request as a collapsible entry: method, path, time, which answer; headers and body inside. */
 function entry(request: LoggedRequest): HTMLLIElement {
   const headers = Object.entries(request.headers).map(
     ([name, value]): [string, string] => [name, Array.isArray(value) ? value.join(', ') : value],
@@ -20,6 +29,8 @@ function entry(request: LoggedRequest): HTMLLIElement {
       el('span', { class: 'url' }, request.url),
       ' ',
       el('time', { datetime: request.time }, clock(request.time)),
+      ' ',
+      el('span', { class: request.fault ? 'answer fault' : 'answer' }, answered(request)),
     ),
     el('h4', {}, 'Headers'),
     headerList(headers),
@@ -27,7 +38,24 @@ function entry(request: LoggedRequest): HTMLLIElement {
   if (request.body !== '') {
     details.append(el('h4', {}, request.bodyTruncated ? 'Body (first 64 KiB)' : 'Body'), el('pre', {}, pretty(request.body)));
   }
+  // Open by the page (the newest) until the user toggles it: then it is theirs to keep open or shut.
+  details.querySelector('summary')!.addEventListener('click', () => delete details.dataset.auto);
   return el('li', { class: 'request' }, details);
+}
+
+/**
+ * Opens the newest entry, as request inspectors do, so its body shows without a click; the one
+ * the page opened before closes, unless the user has clicked it since.
+ */
+function openNewest(list: HTMLOListElement): void {
+  for (const opened of list.querySelectorAll<HTMLDetailsElement>('details[data-auto]')) {
+    opened.open = false;
+    delete opened.dataset.auto;
+  }
+  const newest = list.querySelector('details');
+  if (!newest) return;
+  newest.open = true;
+  newest.dataset.auto = '';
 }
 
 /**
@@ -51,11 +79,13 @@ export function followLog(name: string): () => void {
   source.addEventListener('log', (event) => {
     const requests = JSON.parse((event as MessageEvent<string>).data) as LoggedRequest[];
     list.replaceChildren(...requests.slice(0, SHOWN).map(entry));
+    openNewest(list);
     showEmpty();
   });
   source.addEventListener('request', (event) => {
     list.prepend(entry(JSON.parse((event as MessageEvent<string>).data) as LoggedRequest));
     while (list.childElementCount > SHOWN) list.lastElementChild!.remove();
+    openNewest(list);
     showEmpty();
   });
   return () => source.close();

@@ -1,33 +1,62 @@
-import { endpointUrl } from './api.js';
-import { byId, headerList, pretty } from './dom.js';
+import { endpointUrl, METHODS, type EndpointRecord } from './api.js';
+import { byId, el, headerList, pretty } from './dom.js';
+import { createKeyValueRows } from './key-value-rows.js';
+import { fillPath, parsePath, type PathSegment } from './path-params.js';
 
 export type TryIt = {
-  /** Points the panel at `name` and clears the last result. */
-  show(name: string): void;
+  /** Points the panel at `record`: its methods, one input per path parameter; clears the last result. */
+  show(record: EndpointRecord): void;
 };
 
-const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
+// fetch refuses a body with these.
+const NO_BODY = new Set(['GET', 'HEAD']);
 
 /** The "Try it" panel: calls the endpoint from the browser and shows status, time, headers and body. */
 export function createTryIt(): TryIt {
   const method = byId<HTMLSelectElement>('try-method');
+  const url = byId('try-url');
+  const paramsBox = byId('try-params');
   const body = byId<HTMLTextAreaElement>('try-body');
   const button = byId<HTMLButtonElement>('try');
   const result = byId('try-result');
-  let name = '';
+  const query = createKeyValueRows({
+    legend: 'Query', noun: 'query parameter', field: 'try.query', namePlaceholder: 'page', addId: 'try-add-query',
+  });
+  byId('try-query-slot').append(query.element);
+  const headers = createKeyValueRows({
+    legend: 'Request headers', noun: 'request header', field: 'try.headers', namePlaceholder: 'Authorization',
+    addId: 'try-add-header',
+  });
+  byId('try-headers-slot').append(headers.element);
+  let segments: PathSegment[] = [];
+  const params = new Map<string, HTMLInputElement>();
 
-  method.addEventListener('change', () => (body.hidden = !WITH_BODY.has(method.value)));
+  const target = () => {
+    const values = new Map([...params].map(([name, input]) => [name, input.value.trim()]));
+    const search = new URLSearchParams(query.pairs()).toString();
+    return endpointUrl(fillPath(segments, values)) + (search ? `?${search}` : '');
+  };
+  const showTarget = () => (url.textContent = `${method.value} ${target()}`);
+  const showBody = () => (body.hidden = NO_BODY.has(method.value));
+  method.addEventListener('change', () => {
+    showBody();
+    showTarget();
+  });
+  // Typing in any row or parameter box changes the URL shown.
+  byId('try-it').addEventListener('input', showTarget);
+  byId('try-it').addEventListener('click', showTarget);
 
   button.addEventListener('click', async () => {
     button.disabled = true;
     const started = performance.now();
     try {
-      const init: RequestInit = { method: method.value, cache: 'no-store' };
-      if (WITH_BODY.has(method.value) && body.value.trim() !== '') {
+      const init: RequestInit = { method: method.value, cache: 'no-store', headers: headers.pairs() };
+      if (!NO_BODY.has(method.value) && body.value.trim() !== '') {
         init.body = body.value;
-        init.headers = { 'content-type': 'application/json' };
+        const named = headers.pairs().some(([name]) => name.toLowerCase() === 'content-type');
+        if (!named) init.headers = [...headers.pairs(), ['content-type', contentType(body.value)]];
       }
-      const res = await fetch(endpointUrl(name), init);
+      const res = await fetch(target(), init);
       const text = await res.text();
       // Time to the last byte, as a client would wait for it (the endpoint's delay included).
       const took = performance.now() - started;
@@ -36,6 +65,7 @@ export function createTryIt(): TryIt {
       byId('try-headers').replaceChildren(headerList(res.headers.entries()));
       byId('try-response').textContent = pretty(text);
     } catch (err) {
+      // A fault (reset, empty, malformed) reaches the page as a failed fetch.
       byId('try-status').textContent = `The call failed: ${(err as Error).message}`;
       byId('try-time').textContent = `${Math.round(performance.now() - started)} ms`;
       byId('try-headers').replaceChildren();
@@ -47,9 +77,35 @@ export function createTryIt(): TryIt {
   });
 
   return {
-    show(next) {
-      name = next;
+    show(record) {
+      segments = parsePath(record.path ?? record.name);
+      params.clear();
+      paramsBox.replaceChildren();
+      for (const segment of segments) {
+        if (segment.kind === 'static') continue;
+        const id = `try-param-${segment.kind === 'rest' ? 'rest' : segment.name}`;
+        const input = el('input', { id, spellcheck: 'false', autocomplete: 'off' });
+        let label = segment.kind === 'rest' ? '* (the rest of the path)' : `:${segment.name}`;
+        if (segment.kind === 'param' && segment.optional) label += ' (optional)';
+        paramsBox.append(el('label', {}, label, input));
+        params.set(segment.name, input);
+      }
+      method.replaceChildren(...(record.methods ?? METHODS).map((one) => el('option', {}, one)));
+      query.fill([]);
+      headers.fill([]);
+      showBody();
+      showTarget();
       result.hidden = true;
     },
   };
+}
+
+/** JSON when the text parses as JSON, as most APIs take; plain text otherwise. */
+function contentType(text: string): string {
+  try {
+    JSON.parse(text);
+    return 'application/json';
+  } catch {
+    return 'text/plain;charset=UTF-8';
+  }
 }
