@@ -1,6 +1,8 @@
 import { createKeyQueue } from '../store/key-queue.js';
 import { openSqliteKeyv, type SqliteKeyv } from '../store/sqlite.js';
-import { newStats, type EndpointStats } from './request-log.js';
+import { silentLogger, type Logger } from '../server/logger.js';
+import { DEFAULT_LOG_SIZE, type EndpointStats } from './request-log.js';
+import { DEFAULT_FLUSH_MS, openStatsJournal } from './stats-journal.js';
 import type { MockInput } from './validate.js';
 
 /** The record kept in Keyv under `endpoint:<name>`; `json` is the data exactly as served. */
@@ -33,31 +35,50 @@ export type MockStore = {
   put(input: MockInput): Promise<WriteResult>;
   /** False when there was no such endpoint. */
   delete(name: string): Promise<boolean>;
+  /** Empties the endpoint's request log, in the file too; false when there is no such endpoint. */
+  clearLog(name: string): Promise<boolean>;
+  /** Saves pending counters and log entries, then closes the file. */
   close(): Promise<void>;
 };
 
 const KEY = 'endpoint:';
 
-/** Opens (and locks) the SQLite file and loads every endpoint into memory. */
-export async function openMockStore(file: string): Promise<MockStore> {
+export type MockStoreOptions = {
+  /** Requests each endpoint's log keeps, in memory and in the file. */
+  logSize: number;
+  /** How often counters and log entries are saved, in milliseconds. */
+  flushMs: number;
+  logger: Logger;
+};
+
+const DEFAULT_STORE_OPTIONS: MockStoreOptions = {
+  logSize: DEFAULT_LOG_SIZE,
+  flushMs: DEFAULT_FLUSH_MS,
+  logger: silentLogger,
+};
+
+/** Opens (and locks) the SQLite file and loads every endpoint, its counters and its log into memory. */
+export async function openMockStore(file: string, options: Partial<MockStoreOptions> = {}): Promise<MockStore> {
   const db = await openSqliteKeyv(file, { namespace: 'mocks' });
   try {
-    return await createMockStore(db);
+    return await createMockStore(db, { ...DEFAULT_STORE_OPTIONS, ...options });
   } catch (err) {
     await db.close();
     throw err;
   }
 }
 
-export async function createMockStore(db: SqliteKeyv): Promise<MockStore> {
+export async function createMockStore(db: SqliteKeyv, options: MockStoreOptions): Promise<MockStore> {
   const endpoints = new Map<string, Endpoint>();
+  const journal = await openStatsJournal(db.query, options);
   // One raw query instead of Keyv's iterator, which pages slowly and overflows at ~150k rows (keyv #1008).
   const rows = await db.query('SELECT key, value FROM keyv WHERE key LIKE ?', `${db.prefix}${KEY}%`);
   for (const row of rows) {
     const parsed = (await db.keyv.deserialize!(String(row.value))) as { value?: StoredMock } | undefined;
     const record = parsed?.value;
-    if (record?.name) endpoints.set(record.name, toEndpoint(record, newStats()));
+    if (record?.name) endpoints.set(record.name, toEndpoint(record, journal.statsFor(record.name)));
   }
+  await journal.dropUnclaimed();
 
   // Writes to one name run one after another, so two adds of the same name cannot both create it.
   const queue = createKeyQueue();
@@ -70,7 +91,7 @@ export async function createMockStore(db: SqliteKeyv): Promise<MockStore> {
     if (!(await db.keyv.set(KEY + input.name, record))) {
       throw new Error(`the data file did not store endpoint '${input.name}'`);
     }
-    const endpoint = toEndpoint(record, existing?.stats ?? newStats());
+    const endpoint = toEndpoint(record, existing?.stats ?? journal.statsFor(input.name));
     endpoints.set(input.name, endpoint);
     return { created: !existing, endpoint };
   };
@@ -83,12 +104,26 @@ export async function createMockStore(db: SqliteKeyv): Promise<MockStore> {
     put: (input) => queue.run(input.name, () => write(input, true)),
     delete: (name) =>
       queue.run(name, async () => {
-        if (!endpoints.has(name)) return false;
+        const endpoint = endpoints.get(name);
+        if (!endpoint) return false;
         if (!(await db.keyv.delete(KEY + name))) throw new Error(`the data file did not delete endpoint '${name}'`);
         endpoints.delete(name);
+        await journal.drop(name, endpoint.stats);
         return true;
       }),
-    close: () => db.close(),
+    clearLog: async (name) => {
+      const endpoint = endpoints.get(name);
+      if (!endpoint) return false;
+      await journal.clear(name, endpoint.stats);
+      return true;
+    },
+    async close() {
+      try {
+        await journal.close();
+      } finally {
+        await db.close();
+      }
+    },
   };
 }
 
