@@ -33,10 +33,12 @@ export type EndpointStats = {
  * A ring of the last `capacity` requests; `newestFirst()` copies them out. Requests are numbered
  * from 1 per endpoint (never reused, not even after a clear), which is how the journal knows which
  * ones it has saved. The first request after a save calls `changed`, once, so the serving path pays
- * a flag test per request and the journal a push per endpoint per batch.
+ * a flag test per request and the journal a push per endpoint per batch. Entries loaded from the
+ * file stay JSON text until first read: a string is one object to the garbage collector where a
+ * parsed entry is a dozen, which made start-up with a million saved entries GC-bound.
  */
 export class RequestLog {
-  private ring: LoggedRequest[] = [];
+  private ring: (LoggedRequest | string)[] = [];
   private next = 0;
   /** The number of the newest request. */
   count = 0;
@@ -90,7 +92,12 @@ export class RequestLog {
   newestFirst(limit = this.ring.length): LoggedRequest[] {
     const out: LoggedRequest[] = [];
     const size = this.ring.length;
-    for (let i = 1; i <= Math.min(limit, size); i++) out.push(this.ring[(this.next - i + size) % size]!);
+    for (let i = 1; i <= Math.min(limit, size); i++) {
+      const at = (this.next - i + size) % size;
+      let entry = this.ring[at]!;
+      if (typeof entry === 'string') this.ring[at] = entry = JSON.parse(entry) as LoggedRequest;
+      out.push(entry);
+    }
     return out;
   }
 }
@@ -109,7 +116,8 @@ export type SavedLog = {
   lastCall: string | null;
   /** The number of the newest request. */
   count: number;
-  entries: LoggedRequest[];
+  /** Oldest first, as JSON text. */
+  entries: string[];
 };
 
 /**

@@ -10,7 +10,7 @@ import {
   type Query,
   type StatsRow,
 } from '../store/mock-stats-sqlite.js';
-import { newStats, type EndpointStats, type LoggedRequest, type SavedLog } from './request-log.js';
+import { newStats, type EndpointStats, type SavedLog } from './request-log.js';
 
 /** How often changed counters and new log entries are written, in milliseconds (docs/mock-api.md). */
 export const DEFAULT_FLUSH_MS = 200;
@@ -46,7 +46,7 @@ export async function openStatsJournal(query: Query, options: StatsJournalOption
   await prepareStatsTables(query);
   const saved = new Map<string, SavedLog>();
   for (const [name, found] of await loadSaved(query, logSize)) {
-    const entries = found.entries.map((row) => JSON.parse(row.entry) as LoggedRequest);
+    const entries = found.entries.map((row) => row.entry);
     const count = found.entries.at(-1)?.seq ?? 0;
     saved.set(name, { hits: found.hits, lastCall: found.lastCall, sequence: found.sequence, count, entries });
   }
