@@ -41,9 +41,14 @@ export type StatsJournal = {
   close(): Promise<void>;
 };
 
-export async function openStatsJournal(query: Query, options: StatsJournalOptions): Promise<StatsJournal> {
+/** Opens the tables in `file` (through `query`, the store's connection) and loads what they hold. */
+export async function openStatsJournal(
+  query: Query,
+  file: string,
+  options: StatsJournalOptions,
+): Promise<StatsJournal> {
   const { logSize, flushMs, logger } = options;
-  await prepareStatsTables(query);
+  await prepareStatsTables(query, file);
   const saved = new Map<string, SavedLog>();
   for (const [name, found] of await loadSaved(query, logSize)) {
     const entries = found.entries.map((row) => row.entry);

@@ -70,7 +70,7 @@ export async function openMockStore(file: string, options: Partial<MockStoreOpti
 
 export async function createMockStore(db: SqliteKeyv, options: MockStoreOptions): Promise<MockStore> {
   const endpoints = new Map<string, Endpoint>();
-  const journal = await openStatsJournal(db.query, options);
+  const journal = await openStatsJournal(db.query, db.file, options);
   // One raw query instead of Keyv's iterator, which pages slowly and overflows at ~150k rows (keyv #1008).
   const rows = await db.query('SELECT key, value FROM keyv WHERE key LIKE ?', `${db.prefix}${KEY}%`);
   for (const row of rows) {

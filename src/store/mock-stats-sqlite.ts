@@ -21,13 +21,15 @@ export type SavedEndpoint = SavedStats & { entries: { seq: number; entry: string
 export type StatsRow = SavedStats & { name: string };
 export type LogRow = { name: string; seq: number; entry: unknown };
 
-/** Creates the tables when missing; refuses a file whose tables a newer version wrote. */
-export async function prepareStatsTables(query: Query): Promise<void> {
+/** Creates the tables when missing; refuses a file (named in the error) whose tables a newer version wrote. */
+export async function prepareStatsTables(query: Query, file: string): Promise<void> {
   await query('CREATE TABLE IF NOT EXISTS snippetkit_schema (part TEXT PRIMARY KEY, version INTEGER NOT NULL)');
   const [row] = await query('SELECT version FROM snippetkit_schema WHERE part = ?', SCHEMA_PART);
   const version = row ? Number(row.version) : 0;
   if (version > SCHEMA_VERSION) {
-    throw new DataFileError(`the data file's request logs were written by a newer snippetkit (schema ${version})`);
+    throw new DataFileError(
+      `the request logs in the data file ${file} were written by a newer snippetkit (schema ${version}); upgrade it`,
+    );
   }
   await query(
     'CREATE TABLE IF NOT EXISTS mock_stats (name TEXT PRIMARY KEY, hits INTEGER NOT NULL, last_call TEXT, ' +

@@ -202,6 +202,20 @@ describe('mock hit counts and request logs across restarts', function () {
     });
   });
 
+  it('refuses a data file whose request-log tables a newer version wrote', async () => {
+    await withServer(async () => {});
+    const other = await openSqliteKeyv(file, { namespace: 'mocks', lock: false });
+    await other.query("UPDATE snippetkit_schema SET version = 2 WHERE part = 'mock-stats'");
+    await other.close();
+    const opening = await startMockServer({ file }).then(
+      (server) => server.close().then(() => 'opened'),
+      (err: Error) => `${err.name}: ${err.message}`,
+    );
+    expect(opening).to.equal(
+      `DataFileError: the request logs in the data file ${file} were written by a newer snippetkit (schema 2); upgrade it`,
+    );
+  });
+
   it('keeps memory and rows at the log size through a flood of 20,000 requests', async () => {
     await withServer(async (server) => {
       await addEndpoint(server, { name: 'flood', data: 1 });
