@@ -105,7 +105,11 @@ describe('snippetkit serve-mocks (the process)', function () {
     [['--max-body', 'lots'], {}, '--max-body lots (flag) is not a size such as 1MB or 65536'],
     [['--log-size', '0'], {}, '--log-size 0 (flag) is not a whole number from 1 to 10000'],
     [['--log-size', '2.5'], {}, '--log-size 2.5 (flag) is not a whole number from 1 to 10000'],
-    [[], { SNIPPETKIT_MOCK_LOG_SIZE: '10001' }, 'SNIPPETKIT_MOCK_LOG_SIZE=10001 (environment) is not a whole number from 1 to 10000'],
+    [
+      [],
+      { SNIPPETKIT_MOCK_LOG_SIZE: '10001' },
+      'SNIPPETKIT_MOCK_LOG_SIZE=10001 (environment) is not a whole number from 1 to 10000',
+    ],
     [['--allowed-host', 'http://x/'], {}, '--allowed-host http://x/ (flag) is not a host name such as dev.example or 192.168.1.5, or all'],
     [[], { SNIPPETKIT_MOCK_PORT: 'abc' }, 'SNIPPETKIT_MOCK_PORT=abc (environment) is not a port number from 0 to 65535'],
     [[], { SNIPPETKIT_MOCK_MAX_BODY: 'lots' }, 'SNIPPETKIT_MOCK_MAX_BODY=lots (environment) is not a size such as 1MB or 65536'],

@@ -48,7 +48,7 @@ describe('mock hit counts and request logs across restarts', function () {
       expect(requests.map((r: { url: string }) => r.url)).to.deep.equal(
         ['/endpoint/hook?n=3', '/endpoint/hook?n=2', '/endpoint/hook?n=1'],
       );
-      expect(requests[0]).to.deep.include({ method: 'POST', body: 'body 3 ✓', bodyTruncated: false, ip: '127.0.0.1' });
+      expect(requests[0]).to.deep.include({ method: 'POST', body: 'body 3 ✓', bodyTruncated: false });
       expect(server.store.get('hook')!.stats.sequence).to.equal(7);
       // Counting goes on from where it was.
       await server.fetch('/endpoint/hook?n=4');
@@ -212,7 +212,8 @@ describe('mock hit counts and request logs across restarts', function () {
       (err: Error) => `${err.name}: ${err.message}`,
     );
     expect(opening).to.equal(
-      `DataFileError: the request logs in the data file ${file} were written by a newer snippetkit (schema 2); upgrade it`,
+      `DataFileError: the request logs in the data file ${file} were written by a newer snippetkit ` +
+        '(schema 2); upgrade it',
     );
   });
 
