@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_MOCK_CONFIG } from '../mocks/app.js';
+import { DEFAULT_LOG_SIZE } from '../mocks/request-log.js';
 import {
   flagSchema,
   hostNamesSchema,
@@ -14,6 +15,10 @@ import { layerSettings, refuseUnknownVariables, validateSettings, type FlatSetti
 
 export const DEFAULT_MOCK_PORT = 16540;
 
+// Memory and disk grow with endpoints x log size x up to 64 KiB a body: a cap keeps a typo from reserving gigabytes.
+const MAX_LOG_SIZE = 10_000;
+const LOG_SIZE = `a whole number from 1 to ${MAX_LOG_SIZE}`;
+
 /** What serve-mocks runs with, from its flags and SNIPPETKIT_MOCK_* variables. */
 export const mockSettingsSchema = settingsObject({
   port: portSchema,
@@ -21,6 +26,7 @@ export const mockSettingsSchema = settingsObject({
   data: textSchema.optional(),
   maxDelay: wholeNumberSchema,
   maxBody: sizeSchema.pipe(z.number().min(1, { error: 'a size of at least 1 byte, such as 1MB or 65536' })),
+  logSize: z.int({ error: LOG_SIZE }).min(1, { error: LOG_SIZE }).max(MAX_LOG_SIZE, { error: LOG_SIZE }),
   cors: flagSchema,
   trustProxy: flagSchema,
   allowedHosts: hostNamesSchema,
@@ -33,6 +39,7 @@ const SETTINGS: FlatSetting[] = [
   { key: 'data', flag: '--data', env: 'SNIPPETKIT_MOCK_DATA', fallback: undefined },
   { key: 'maxDelay', flag: '--max-delay', env: 'SNIPPETKIT_MOCK_MAX_DELAY', fallback: DEFAULT_MOCK_CONFIG.maxDelay },
   { key: 'maxBody', flag: '--max-body', env: 'SNIPPETKIT_MOCK_MAX_BODY', fallback: DEFAULT_MOCK_CONFIG.maxBody },
+  { key: 'logSize', flag: '--log-size', env: 'SNIPPETKIT_MOCK_LOG_SIZE', fallback: DEFAULT_LOG_SIZE },
   { key: 'cors', flag: '--no-cors', env: 'SNIPPETKIT_MOCK_CORS', fallback: DEFAULT_MOCK_CONFIG.cors },
   { key: 'trustProxy', flag: '--trust-proxy', env: 'SNIPPETKIT_MOCK_TRUST_PROXY', fallback: false },
   { key: 'allowedHosts', flag: '--allowed-host', env: 'SNIPPETKIT_MOCK_ALLOWED_HOSTS', fallback: [] },

@@ -8,6 +8,7 @@ export type ServeMocksFlags = {
   data?: string;
   maxDelay?: string;
   maxBody?: string;
+  logSize?: string;
   trustProxy?: boolean;
   cors: boolean;
   allowedHost?: string[];
@@ -24,6 +25,7 @@ export function registerServeMocks(program: Command): void {
     .option('-d, --data <file>', 'SQLite data file (env SNIPPETKIT_MOCK_DATA; default in your data folder)')
     .option('--max-delay <ms>', 'largest delay an endpoint may have (env SNIPPETKIT_MOCK_MAX_DELAY; default 60000)')
     .option('--max-body <size>', 'largest API request body, e.g. 512kb (env SNIPPETKIT_MOCK_MAX_BODY; default 1MB)')
+    .option('--log-size <n>', 'requests kept in each endpoint\'s log (env SNIPPETKIT_MOCK_LOG_SIZE; default 100)')
     .option('--trust-proxy', 'honour X-Forwarded-For/-Proto/-Host/-Prefix (env SNIPPETKIT_MOCK_TRUST_PROXY)')
     .option('--no-cors', 'no CORS headers nor preflights on /endpoint/* (env SNIPPETKIT_MOCK_CORS=false)')
     .addOption(allowedHostOption('SNIPPETKIT_MOCK_ALLOWED_HOSTS'))

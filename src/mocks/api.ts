@@ -72,6 +72,13 @@ export function apiRouter(options: ApiOptions): Router {
     ctx.body = { success: true, name: endpoint.record.name, requests: endpoint.stats.requests.newestFirst() };
   });
 
+  // Answers once the data file has forgotten the entries too; hits and lastCall stay.
+  router.delete('/endpoint/:name/requests', async (ctx) => {
+    const name = ctx.params.name!;
+    if (!(await store.clearLog(name))) throw noEndpoint(name);
+    ctx.body = { success: true, name };
+  });
+
   // The page's live request log (Server-Sent Events).
   router.get('/endpoint/:name/events', (ctx) => {
     const { feed, eventKeepAliveMs: keepAliveMs, maxEventStreams: maxStreams } = options;
@@ -85,9 +92,9 @@ export function noEndpoint(name: string): HttpError {
   return new HttpError(404, `no endpoint named '${name}'`);
 }
 
-/** When the endpoint was last called since the server started (the log lives in memory), or null. */
+/** When the endpoint was last called (kept in the data file; clearing the log keeps it), or null. */
 function lastCall(endpoint: Endpoint): string | null {
-  return endpoint.stats.requests.newest()?.time ?? null;
+  return endpoint.stats.requests.lastCall;
 }
 
 function found(store: MockStore, name: string): Endpoint {

@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Answered } from './record.js';
 
-/** How many requests each endpoint remembers, and how much of each body. */
-export const LOG_SIZE = 100;
+/** How many requests each endpoint remembers by default (`--log-size`), and how much of each body. */
+export const DEFAULT_LOG_SIZE = 100;
 export const LOG_BODY_BYTES = 64 * 1024;
 
 /** One request an endpoint received: what a webhook sender actually sent, and which answer it got. */
@@ -18,41 +18,108 @@ export type LoggedRequest = Answered & {
   bodyTruncated: boolean;
 };
 
-/** Per-endpoint counters kept in memory; they outlive a replace and go with a delete. */
+/**
+ * Per-endpoint counters: they outlive a replace, go with a delete, and are saved to the data file
+ * in batches (stats-journal.ts). Every request that moves `hits` or `sequence` is also logged, and
+ * logging it is what marks the endpoint for the next batch.
+ */
 export type EndpointStats = {
   hits: number;
-  requests: RequestLog;
-  /** The next response of `pick: sequence` (taken modulo the number of responses). */
+  /** How many requests took a turn of `pick: "sequence"`; the next one takes `responses[sequence % length]`. */
   sequence: number;
+  requests: RequestLog;
 };
 
-export function newStats(): EndpointStats {
-  return { hits: 0, requests: new RequestLog(), sequence: 0 };
-}
-
-/** A ring of the last LOG_SIZE requests; `newestFirst()` copies them out. */
+/**
+ * A ring of the last `capacity` requests; `newestFirst()` copies them out. Requests are numbered
+ * from 1 per endpoint (never reused, not even after a clear), which is how the journal knows which
+ * ones it has saved. The first request after a save calls `changed`, once, so the serving path pays
+ * a flag test per request and the journal a push per endpoint per batch. Entries loaded from the
+ * file stay JSON text until first read: a string is one object to the garbage collector where a
+ * parsed entry is a dozen, which made start-up with a million saved entries GC-bound.
+ */
 export class RequestLog {
-  private readonly ring: LoggedRequest[] = [];
+  private ring: (LoggedRequest | string)[] = [];
   private next = 0;
+  /** The number of the newest request. */
+  count = 0;
+  /** Requests numbered up to this one are in the data file. */
+  saved = 0;
+  /** When the endpoint was last called; a clear keeps it. */
+  lastCall: string | null = null;
+  private marked = false;
+
+  constructor(
+    readonly capacity: number,
+    private readonly changed: () => void = () => {},
+  ) {}
 
   add(entry: LoggedRequest): void {
-    if (this.ring.length < LOG_SIZE) this.ring.push(entry);
+    if (this.ring.length < this.capacity) this.ring.push(entry);
     else this.ring[this.next] = entry;
-    this.next = (this.next + 1) % LOG_SIZE;
+    this.next = (this.next + 1) % this.capacity;
+    this.count++;
+    this.lastCall = entry.time;
+    this.mark();
   }
 
-  newest(): LoggedRequest | undefined {
-    return this.ring.length === 0 ? undefined : this.ring[(this.next - 1 + LOG_SIZE) % LOG_SIZE];
+  /** Tells the journal once that this log has something to save (again, after a failed save). */
+  mark(): void {
+    if (this.marked) return;
+    this.marked = true;
+    this.changed();
   }
 
-  newestFirst(): LoggedRequest[] {
+  /** Lets the next request mark the log again; the journal calls it as it takes a batch. */
+  unmark(): void {
+    this.marked = false;
+  }
+
+  /** Starts from saved entries (oldest first) without marking the log changed. */
+  restore(saved: SavedLog): void {
+    this.ring = saved.entries.slice(-this.capacity);
+    this.next = this.ring.length % this.capacity;
+    this.count = this.saved = saved.count;
+    this.lastCall = saved.lastCall;
+  }
+
+  /** Forgets every entry (they are saved as cleared); numbering and lastCall go on. */
+  clear(): void {
+    this.ring = [];
+    this.next = 0;
+    this.saved = this.count;
+  }
+
+  newestFirst(limit = this.ring.length): LoggedRequest[] {
     const out: LoggedRequest[] = [];
-    for (let i = 1; i <= this.ring.length; i++) {
-      out.push(this.ring[(this.next - i + LOG_SIZE) % LOG_SIZE]!);
+    const size = this.ring.length;
+    for (let i = 1; i <= Math.min(limit, size); i++) {
+      const at = (this.next - i + size) % size;
+      let entry = this.ring[at]!;
+      if (typeof entry === 'string') this.ring[at] = entry = JSON.parse(entry) as LoggedRequest;
+      out.push(entry);
     }
     return out;
   }
 }
+
+/** Fresh counters, or those saved; `changed` as for RequestLog. */
+export function newStats(capacity: number, changed?: () => void, saved?: SavedLog): EndpointStats {
+  const requests = new RequestLog(capacity, changed);
+  if (saved) requests.restore(saved);
+  return { hits: saved?.hits ?? 0, sequence: saved?.sequence ?? 0, requests };
+}
+
+/** What the data file holds for one endpoint. */
+export type SavedLog = {
+  hits: number;
+  sequence: number;
+  lastCall: string | null;
+  /** The number of the newest request. */
+  count: number;
+  /** Oldest first, as JSON text. */
+  entries: string[];
+};
 
 /**
  * Reads a request body, keeping at most LOG_BODY_BYTES and draining the rest, then calls `done`.

@@ -2,7 +2,9 @@ import { HttpError } from '../http/errors.js';
 import { createKeyQueue } from '../store/key-queue.js';
 import { openSqliteKeyv, type SqliteKeyv } from '../store/sqlite.js';
 import type { MockInput, StoredMock } from './record.js';
-import { newStats, type EndpointStats } from './request-log.js';
+import { silentLogger, type Logger } from '../server/logger.js';
+import { DEFAULT_LOG_SIZE, type EndpointStats } from './request-log.js';
+import { DEFAULT_FLUSH_MS, openStatsJournal } from './stats-journal.js';
 import { RouteTable, type Lookup } from './routes.js';
 
 export type { StoredMock } from './record.js';
@@ -37,26 +39,44 @@ export type MockStore = {
   put(input: MockInput): Promise<WriteResult>;
   /** False when there was no such endpoint. */
   delete(name: string): Promise<boolean>;
+  /** Empties the endpoint's request log, in the file too; false when there is no such endpoint. */
+  clearLog(name: string): Promise<boolean>;
+  /** Saves pending counters and log entries, then closes the file. */
   close(): Promise<void>;
 };
 
 const KEY = 'endpoint:';
 
-/** Opens (and locks) the SQLite file and loads every endpoint into memory. */
-export async function openMockStore(file: string): Promise<MockStore> {
+export type MockStoreOptions = {
+  /** Requests each endpoint's log keeps, in memory and in the file. */
+  logSize: number;
+  /** How often counters and log entries are saved, in milliseconds. */
+  flushMs: number;
+  logger: Logger;
+};
+
+const DEFAULT_STORE_OPTIONS: MockStoreOptions = {
+  logSize: DEFAULT_LOG_SIZE,
+  flushMs: DEFAULT_FLUSH_MS,
+  logger: silentLogger,
+};
+
+/** Opens (and locks) the SQLite file and loads every endpoint, its counters and its log into memory. */
+export async function openMockStore(file: string, options: Partial<MockStoreOptions> = {}): Promise<MockStore> {
   const db = await openSqliteKeyv(file, { namespace: 'mocks' });
   try {
-    return await createMockStore(db);
+    return await createMockStore(db, { ...DEFAULT_STORE_OPTIONS, ...options });
   } catch (err) {
     await db.close();
     throw err;
   }
 }
 
-export async function createMockStore(db: SqliteKeyv): Promise<MockStore> {
+export async function createMockStore(db: SqliteKeyv, options: MockStoreOptions): Promise<MockStore> {
   const endpoints = new Map<string, Endpoint>();
   // Kept in step with `endpoints`: every change to one is made to the other in the same synchronous step.
   const routes = new RouteTable<Endpoint>();
+  const journal = await openStatsJournal(db.query, db.file, options);
   // One raw query instead of Keyv's iterator, which pages slowly and overflows at ~150k rows (keyv #1008).
   const rows = await db.query('SELECT key, value FROM keyv WHERE key LIKE ?', `${db.prefix}${KEY}%`);
   const loaded: StoredMock[] = [];
@@ -67,10 +87,11 @@ export async function createMockStore(db: SqliteKeyv): Promise<MockStore> {
   // Oldest first, so that where routes tie the older endpoint wins, as it did before the restart.
   loaded.sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : a.name < b.name ? -1 : 1));
   for (const record of loaded) {
-    const endpoint = toEndpoint(record, newStats());
+    const endpoint = toEndpoint(record, journal.statsFor(record.name));
     endpoints.set(record.name, endpoint);
     routes.set(record.name, patternOf(record), record.methods, endpoint);
   }
+  await journal.dropUnclaimed();
 
   // Writes to one name run one after another, so two adds of the same name cannot both create it.
   const queue = createKeyQueue();
@@ -91,7 +112,7 @@ export async function createMockStore(db: SqliteKeyv): Promise<MockStore> {
       if (!(await db.keyv.set(KEY + name, record))) {
         throw new Error(`the data file did not store endpoint '${name}'`);
       }
-      const endpoint = toEndpoint(record, existing?.stats ?? newStats());
+      const endpoint = toEndpoint(record, existing?.stats ?? journal.statsFor(name));
       endpoints.set(name, endpoint);
       routes.set(name, pattern, input.methods, endpoint);
       return { created: !existing, endpoint };
@@ -109,13 +130,27 @@ export async function createMockStore(db: SqliteKeyv): Promise<MockStore> {
     put: (input) => queue.run(input.name, () => write(input, true)),
     delete: (name) =>
       queue.run(name, async () => {
-        if (!endpoints.has(name)) return false;
+        const endpoint = endpoints.get(name);
+        if (!endpoint) return false;
         if (!(await db.keyv.delete(KEY + name))) throw new Error(`the data file did not delete endpoint '${name}'`);
         endpoints.delete(name);
         routes.remove(name);
+        await journal.drop(name, endpoint.stats);
         return true;
       }),
-    close: () => db.close(),
+    clearLog: async (name) => {
+      const endpoint = endpoints.get(name);
+      if (!endpoint) return false;
+      await journal.clear(name, endpoint.stats);
+      return true;
+    },
+    async close() {
+      try {
+        await journal.close();
+      } finally {
+        await db.close();
+      }
+    },
   };
 }
 

@@ -103,10 +103,17 @@ describe('snippetkit serve-mocks (the process)', function () {
     [['--max-delay', '-5'], {}, '--max-delay -5 (flag) is not a whole number, 0 or more'],
     [['--max-body', '0'], {}, '--max-body 0 (flag) is not a size of at least 1 byte, such as 1MB or 65536'],
     [['--max-body', 'lots'], {}, '--max-body lots (flag) is not a size such as 1MB or 65536'],
+    [['--log-size', '0'], {}, '--log-size 0 (flag) is not a whole number from 1 to 10000'],
+    [['--log-size', '2.5'], {}, '--log-size 2.5 (flag) is not a whole number from 1 to 10000'],
+    [
+      [],
+      { SNIPPETKIT_MOCK_LOG_SIZE: '10001' },
+      'SNIPPETKIT_MOCK_LOG_SIZE=10001 (environment) is not a whole number from 1 to 10000',
+    ],
     [['--allowed-host', 'http://x/'], {}, '--allowed-host http://x/ (flag) is not a host name such as dev.example or 192.168.1.5, or all'],
     [[], { SNIPPETKIT_MOCK_PORT: 'abc' }, 'SNIPPETKIT_MOCK_PORT=abc (environment) is not a port number from 0 to 65535'],
     [[], { SNIPPETKIT_MOCK_MAX_BODY: 'lots' }, 'SNIPPETKIT_MOCK_MAX_BODY=lots (environment) is not a size such as 1MB or 65536'],
-    [[], { SNIPPETKIT_MOCK_MAXBODY: '1kb' }, 'SNIPPETKIT_MOCK_MAXBODY (environment) is not a setting; known ones: SNIPPETKIT_MOCK_PORT, SNIPPETKIT_MOCK_DATA, SNIPPETKIT_MOCK_MAX_DELAY, SNIPPETKIT_MOCK_MAX_BODY, SNIPPETKIT_MOCK_CORS, SNIPPETKIT_MOCK_TRUST_PROXY, SNIPPETKIT_MOCK_ALLOWED_HOSTS'],
+    [[], { SNIPPETKIT_MOCK_MAXBODY: '1kb' }, 'SNIPPETKIT_MOCK_MAXBODY (environment) is not a setting; known ones: SNIPPETKIT_MOCK_PORT, SNIPPETKIT_MOCK_DATA, SNIPPETKIT_MOCK_MAX_DELAY, SNIPPETKIT_MOCK_MAX_BODY, SNIPPETKIT_MOCK_LOG_SIZE, SNIPPETKIT_MOCK_CORS, SNIPPETKIT_MOCK_TRUST_PROXY, SNIPPETKIT_MOCK_ALLOWED_HOSTS'],
     [[], { SNIPPETKIT_MOCK_CORS: 'off' }, 'SNIPPETKIT_MOCK_CORS=off (environment) is not true or false'],
     [[], { SNIPPETKIT_MOCK_TRUST_PROXY: 'false ' }, 'SNIPPETKIT_MOCK_TRUST_PROXY=false  (environment) is not true or false'],
   ] as const) {
@@ -143,7 +150,7 @@ describe('snippetkit serve-mocks (the process)', function () {
   it('lists its flags and examples in --help', async () => {
     const result = await runCli(['serve-mocks', '--help']);
     expect(result.code).to.equal(0);
-    for (const flag of ['--port', '--host', '--data', '--max-delay', '--max-body', '--trust-proxy', '--no-cors', '--quiet']) {
+    for (const flag of ['--port', '--host', '--data', '--max-delay', '--max-body', '--log-size', '--trust-proxy', '--no-cors', '--quiet']) {
       expect(result.stdout).to.include(flag);
     }
     expect(result.stdout).to.include('Examples:');

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { MockConfig } from '../../src/mocks/app.js';
 import { createMockApp, createMockHandler } from '../../src/mocks/app.js';
 import type { RequestFeed } from '../../src/mocks/request-feed.js';
-import { openMockStore, type MockStore } from '../../src/mocks/store.js';
+import { openMockStore, type MockStore, type MockStoreOptions } from '../../src/mocks/store.js';
 import { listen } from '../../src/server/listen.js';
 import type { Logger } from '../../src/server/logger.js';
 import { tempDir } from '../helpers/temp.js';
@@ -30,15 +30,17 @@ export type StartOptions = {
   hotPath?: boolean;
   /** The feed of the page's live request log, to close it as the CLI does at shutdown. */
   feed?: RequestFeed;
+  /** Log size and save interval of the store. */
+  store?: Partial<MockStoreOptions>;
 };
 
 /** The real mock server on 127.0.0.1, port 0, over a real SQLite file. Always close it. */
 export async function startMockServer(options: StartOptions = {}): Promise<TestMockServer> {
   const temp = options.file ? undefined : tempDir();
   const file = options.file ?? join(temp!.dir, 'mocks.sqlite');
-  const store = await openMockStore(file);
   const errors: string[] = [];
   const logger: Logger = { info() {}, warn() {}, error: (line) => errors.push(line) };
+  const store = await openMockStore(file, { logger, ...options.store });
   const appOptions = { store, config: options.config, logger, feed: options.feed };
   const handler =
     options.hotPath === false ? createMockApp(appOptions).callback() : createMockHandler(appOptions);

@@ -1,0 +1,144 @@
+import type { Logger } from '../server/logger.js';
+import { createKeyQueue } from '../store/key-queue.js';
+import {
+  clearSavedLog,
+  deleteSaved,
+  loadSaved,
+  prepareStatsTables,
+  saveBatch,
+  type LogRow,
+  type Query,
+  type StatsRow,
+} from '../store/mock-stats-sqlite.js';
+import { newStats, type EndpointStats, type SavedLog } from './request-log.js';
+
+/** How often changed counters and new log entries are written, in milliseconds (docs/mock-api.md). */
+export const DEFAULT_FLUSH_MS = 200;
+
+export type StatsJournalOptions = {
+  /** Entries kept per endpoint, in memory and in the file. */
+  logSize: number;
+  flushMs: number;
+  /** Told when a save fails (it is retried) and when saving works again. */
+  logger: Logger;
+};
+
+/**
+ * Keeps every endpoint's counters and request log in the data file. Serving only changes memory;
+ * a log's first request after a save marks it, and a timer writes all marked endpoints in one batch.
+ * Batches, clears and deletes run one at a time, in the order they were asked for.
+ */
+export type StatsJournal = {
+  /** The saved counters of `name` (first call only), else fresh ones; wired to be saved. */
+  statsFor(name: string): EndpointStats;
+  /** Forgets what was saved for endpoints that no statsFor call claimed (left by a crash mid-delete). */
+  dropUnclaimed(): Promise<void>;
+  /** Empties the log in memory now, in the file before resolving. Counters stay. */
+  clear(name: string, stats: EndpointStats): Promise<void>;
+  /** The endpoint is deleted: nothing more of it is saved, and what was saved goes. */
+  drop(name: string, stats: EndpointStats): Promise<void>;
+  /** Saves what is pending, then stops the timer. */
+  close(): Promise<void>;
+};
+
+/** Opens the tables in `file` (through `query`, the store's connection) and loads what they hold. */
+export async function openStatsJournal(
+  query: Query,
+  file: string,
+  options: StatsJournalOptions,
+): Promise<StatsJournal> {
+  const { logSize, flushMs, logger } = options;
+  await prepareStatsTables(query, file);
+  const saved = new Map<string, SavedLog>();
+  for (const [name, found] of await loadSaved(query, logSize)) {
+    const entries = found.entries.map((row) => row.entry);
+    const count = found.entries.at(-1)?.seq ?? 0;
+    saved.set(name, { hits: found.hits, lastCall: found.lastCall, sequence: found.sequence, count, entries });
+  }
+
+  // One key: every write to these tables runs alone, in order.
+  const queue = createKeyQueue();
+  const run = (task: () => Promise<void>) => queue.run('stats', task);
+  const marked: [string, EndpointStats][] = [];
+  const dropped = new WeakSet<EndpointStats>();
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  let failing = false;
+
+  const schedule = () => {
+    if (timer || closed) return;
+    // unref: a pending save alone does not keep the process up; close() saves what is left.
+    timer = setTimeout(() => {
+      timer = undefined;
+      void run(flush);
+    }, flushMs).unref();
+  };
+
+  const flush = async () => {
+    const batch = marked.splice(0);
+    const rows: LogRow[] = [];
+    const stats: StatsRow[] = [];
+    const cutoffs: [string, number][] = [];
+    const taken: [EndpointStats, number][] = [];
+    for (const [name, endpoint] of batch) {
+      const log = endpoint.requests;
+      log.unmark();
+      if (dropped.has(endpoint)) continue;
+      const upTo = log.count;
+      // At most the ring's worth: in a flood, older unsaved requests were overwritten and would be pruned.
+      const fresh = log.newestFirst(upTo - log.saved);
+      fresh.forEach((entry, i) => rows.push({ name, seq: upTo - i, entry }));
+      if (fresh.length > 0) cutoffs.push([name, upTo - logSize]);
+      stats.push({ name, hits: endpoint.hits, lastCall: log.lastCall, sequence: endpoint.sequence });
+      taken.push([endpoint, upTo]);
+    }
+    if (taken.length === 0) return;
+    try {
+      await saveBatch(query, { rows, stats, cutoffs });
+    } catch (err) {
+      if (!failing) logger.error(`cannot save request logs to the data file (retrying): ${(err as Error).message}`);
+      failing = true;
+      for (const [endpoint] of taken) endpoint.requests.mark();
+      return;
+    }
+    if (failing) logger.info('request logs are saved to the data file again');
+    failing = false;
+    // A clear during the save has moved `saved` past what this batch took.
+    for (const [endpoint, upTo] of taken) endpoint.requests.saved = Math.max(endpoint.requests.saved, upTo);
+  };
+
+  return {
+    statsFor(name) {
+      const found = saved.get(name);
+      saved.delete(name);
+      const stats: EndpointStats = newStats(
+        logSize,
+        () => {
+          marked.push([name, stats]);
+          schedule();
+        },
+        found,
+      );
+      return stats;
+    },
+    async dropUnclaimed() {
+      const names = [...saved.keys()];
+      saved.clear();
+      if (names.length > 0) await run(() => deleteSaved(query, names));
+    },
+    clear(name, stats) {
+      stats.requests.clear();
+      return run(() => clearSavedLog(query, name));
+    },
+    drop(name, stats) {
+      dropped.add(stats);
+      return run(() => deleteSaved(query, [name]));
+    },
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+      timer = undefined;
+      await run(flush);
+    },
+  };
+}
