@@ -3,7 +3,7 @@ import { startMockServer, type TestMockServer } from './server.js';
 
 const NAME_RULE = 'name must be 1 to 128 characters, each a letter, a digit or one of . _ ~ -';
 const STATUS_RULE = 'statusCode must be an integer from 200 to 599';
-const DELAY_RULE = 'delay must be a number of milliseconds from 0 to 1000';
+const DELAY_RULE = 'delay must be a number of milliseconds from 0 to 1000, or { "min", "max" }';
 const HEADERS_RULE = 'headers must be an object of header names to string values';
 
 type Row = { title: string; body: string; status?: number; message: string; field?: string };
@@ -27,7 +27,7 @@ const rows: Row[] = [
   { title: 'a name of 129 characters', body: json({ name: 'a'.repeat(129), data: 1 }), message: NAME_RULE, field: 'name' },
   { title: "the name '.'", body: json({ name: '.', data: 1 }), message: "name must not be '.' or '..'", field: 'name' },
   { title: "the name '..'", body: json({ name: '..', data: 1 }), message: "name must not be '.' or '..'", field: 'name' },
-  { title: 'missing data', body: json({ name: 'a' }), message: 'data is required', field: 'data' },
+  { title: 'missing data', body: json({ name: 'a' }), message: 'data or body is required', field: 'data' },
   { title: 'statusCode 199', body: json({ name: 'a', data: 1, statusCode: 199 }), message: STATUS_RULE, field: 'statusCode' },
   { title: 'statusCode 600', body: json({ name: 'a', data: 1, statusCode: 600 }), message: STATUS_RULE, field: 'statusCode' },
   { title: 'statusCode 200.5', body: json({ name: 'a', data: 1, statusCode: 200.5 }), message: STATUS_RULE, field: 'statusCode' },
