@@ -1,5 +1,6 @@
 import type { MockInput, ResponseRecord } from './record.js';
-import { compileJson, compileText, newCompileBudget, TemplateError, type CompileBudget, type Render } from './template.js';
+import { compileJson, compileText, newCompileBudget, TemplateError } from './template.js';
+import type { CompileBudget, Render } from './template.js';
 
 /** One answer's templates: what is absent there is not templated (or not set). */
 export type CompiledAnswer = {

@@ -75,15 +75,16 @@ export function checkTemplate(program: Program, field: string, budget: CompileBu
           if (!callsHelper(path, mustache.params, mustache.hash)) return out(mustache, path);
           checkCall(mustache, path, mustache.params);
           if (SELF_COUNTED.has(path.original)) return { ...mustache, path };
-          const sub: SubExpression = { type: 'SubExpression', path, params: mustache.params, hash: mustache.hash, loc: mustache.loc };
-          return out(mustache, sub);
+          const { params, hash, loc } = mustache;
+          return out(mustache, { type: 'SubExpression', path, params, hash, loc } as SubExpression);
         }
         case 'BlockStatement': {
           const block = node as hbs.AST.BlockStatement;
           count(block);
           if (callsHelper(block.path, block.params, block.hash)) checkCall(block, block.path, block.params);
           expressions(block.params, block.hash);
-          return { ...block, program: block.program && walk(block.program), inverse: block.inverse && walk(block.inverse) };
+          const { program: inner, inverse } = block;
+          return { ...block, program: inner && walk(inner), inverse: inverse && walk(inverse) };
         }
         case 'PartialStatement':
         case 'PartialBlockStatement':
@@ -113,7 +114,14 @@ function literal(node: Node, value: string): hbs.AST.StringLiteral {
 }
 
 function out(node: Node, value: Expression): hbs.AST.MustacheStatement {
-  const path: PathExpression = { type: 'PathExpression', data: false, depth: 0, parts: [OUT], original: OUT, loc: node.loc };
+  const path: PathExpression = {
+    type: 'PathExpression',
+    data: false,
+    depth: 0,
+    parts: [OUT],
+    original: OUT,
+    loc: node.loc,
+  };
   const strip = { open: false, close: false };
   return { type: 'MustacheStatement', path, params: [value], hash: undefined!, escaped: true, strip, loc: node.loc };
 }

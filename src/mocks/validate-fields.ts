@@ -30,7 +30,12 @@ export function bad(field: string, message: string): HttpError {
 }
 
 /** `field` (or the top level when empty) must be an object holding only `allowed` keys. */
-export function objectOf(value: unknown, field: string, allowed: readonly string[], what: string): Record<string, unknown> {
+export function objectOf(
+  value: unknown,
+  field: string,
+  allowed: readonly string[],
+  what: string,
+): Record<string, unknown> {
   if (!isJsonObject(value)) throw bad(field, `${field} must be ${what}`);
   for (const key of Object.keys(value)) {
     if (!allowed.includes(key)) {
