@@ -1,5 +1,6 @@
 import type { Delay, Fault, Pick, ResponseRecord, StoredMock } from './record.js';
-import { compileJson, compileText, TemplateError, type Render, type TemplateInput } from './template.js';
+import { compileRecord, type CompiledRecord } from './record-templates.js';
+import { TemplateError, type Render, type TemplateInput } from './template.js';
 import { buildHead } from './answer-head.js';
 import { matchesWhen } from './when-match.js';
 
@@ -31,9 +32,10 @@ export function isPlain(record: StoredMock): boolean {
 
 /** Compiles an endpoint version once: its own answer and each response, fields inherited field by field. */
 export function compileResponder(record: StoredMock, cors: boolean): Responder {
-  const own = variant(record, null, record, cors);
+  const templates = record.template ? compiledOrError(record) : undefined;
+  const own = variant(record, null, record, cors, templates);
   const responses = record.responses ?? [];
-  const variants = responses.map((response, i) => variant(record, i, response, cors));
+  const variants = responses.map((response, i) => variant(record, i, response, cors, templates));
   const pick: Pick = record.pick ?? 'first-match';
   const needsInput = Boolean(record.template) || (pick === 'first-match' && responses.some((r) => r.when));
   return {
@@ -53,14 +55,28 @@ export function compileResponder(record: StoredMock, cors: boolean): Responder {
   };
 }
 
-function variant(record: StoredMock, index: number | null, from: ResponseRecord, cors: boolean): Variant {
-  const at = index === null ? '' : `responses[${index}].`;
+/** The record's templates, or the error to answer with: saved before templates were checked at save time. */
+function compiledOrError(record: StoredMock): CompiledRecord | TemplateError {
+  try {
+    return compileRecord(record);
+  } catch (err) {
+    if (err instanceof TemplateError) return err;
+    throw err;
+  }
+}
+
+function variant(
+  record: StoredMock,
+  index: number | null,
+  from: ResponseRecord,
+  cors: boolean,
+  templates: CompiledRecord | TemplateError | undefined,
+): Variant {
   const status = from.statusCode ?? record.statusCode;
   // A response's data or body replaces both of the endpoint's; its headers are added to the endpoint's by name.
   const own = from.json !== undefined || from.body !== undefined;
   const json = own ? from.json : record.json;
   const text = own ? from.body : record.body;
-  const bodyField = json !== undefined ? `${own ? at : ''}data` : `${own ? at : ''}body`;
   const headers = mergeHeaders(record.headers, index === null ? undefined : from.headers);
   const type = json !== undefined ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8';
   const base = {
@@ -69,38 +85,40 @@ function variant(record: StoredMock, index: number | null, from: ResponseRecord,
     faultRate: from.faultRate ?? record.faultRate ?? 1,
     ...((from.fault ?? record.fault) && { fault: from.fault ?? record.fault }),
   };
-  const source = json ?? text ?? '';
-  if (!record.template) {
-    const body = Buffer.from(source, 'utf8');
+  if (templates === undefined) {
+    const body = Buffer.from(json ?? text ?? '', 'utf8');
     const answer: Answer = { status, head: buildHead(status, headers, body.length, type, cors), body };
     return { ...base, answer: () => answer };
   }
-  try {
-    const renderBody = json !== undefined ? compileJson(json, bodyField) : compileText(source, bodyField);
-    const renderHeaders = Object.entries(headers).map(([name, value]) => {
-      const fromResponse = index !== null && Object.hasOwn(from.headers ?? {}, name);
-      const field = `${fromResponse ? at : ''}headers.${name}`;
-      return [name, compileText(value, field)] as [string, Render];
-    });
-    return {
-      ...base,
-      answer(input) {
-        const body = Buffer.from(renderBody(input!), 'utf8');
-        const rendered: Record<string, string> = {};
-        for (const [name, render] of renderHeaders) rendered[name] = render(input!);
-        return { status, head: buildHead(status, rendered, body.length, type, cors), body };
-      },
-    };
-  } catch (err) {
-    // Saved before templates were checked at save time: answer the error per request rather than fail the server.
-    if (!(err instanceof TemplateError)) throw err;
+  if (templates instanceof TemplateError) {
     return {
       ...base,
       answer: () => {
-        throw err;
+        throw templates;
       },
     };
   }
+  const mine = index === null ? templates.answer : templates.responses[index]!;
+  const bodyFrom = own ? mine : templates.answer;
+  const renderBody = bodyFrom.json ?? bodyFrom.body ?? (() => '');
+  // The endpoint's header templates, each replaced by the response's of the same name.
+  const renderHeaders = index === null ? (mine.headers ?? []) : mergeRenders(templates.answer.headers, mine.headers);
+  return {
+    ...base,
+    answer(input) {
+      const body = Buffer.from(renderBody(input!), 'utf8');
+      const rendered: Record<string, string> = {};
+      for (const [name, render] of renderHeaders) rendered[name] = render(input!);
+      return { status, head: buildHead(status, rendered, body.length, type, cors), body };
+    },
+  };
+}
+
+type HeaderRender = [name: string, render: Render];
+
+function mergeRenders(own: HeaderRender[] = [], extra: HeaderRender[] = []): HeaderRender[] {
+  const replaced = new Set(extra.map(([name]) => name.toLowerCase()));
+  return [...own.filter(([name]) => !replaced.has(name.toLowerCase())), ...extra];
 }
 
 /** The endpoint's headers, then the response's, a response's header replacing one of the same name. */

@@ -94,7 +94,7 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
         answer = variant.answer(input);
       } catch (err) {
         if (!(err instanceof TemplateError)) throw err;
-        answer = jsonAnswer(500, { success: false, message: err.message }, cors);
+        answer = jsonAnswer(500, { success: false, message: err.message, field: err.field }, cors);
       }
       log({ response: variant.index, status: answer.status });
       later(res, draw(variant.delay), () => send(req, res, answer));
