@@ -13,12 +13,14 @@ Examples:
   $ snippetkit mock add user user.json --path 'users/:id' --method GET --method put --template
   $ snippetkit mock add flaky data.json --delay 100-400 --fault reset --fault-rate 0.2
   $ snippetkit mock add feed --body-file feed.xml --header 'Content-Type: application/xml'
-  $ snippetkit mock add user --endpoint user-endpoint.json --force   # a whole record, as GET --json shows it
+  $ snippetkit mock get user --json > user.json    # edit it, then:
+  $ snippetkit mock add user --endpoint user.json --force
 
 FILE is the JSON data to answer. --endpoint reads a whole endpoint record instead (path, methods,
-responses, pick, template ...); flags given with it replace its fields, and a "name" in it must be NAME.
+responses, pick, template ...), as \`mock get NAME --json\` prints it (its counters and URL are left
+out); flags given with it replace its fields, and a "name" in it must be NAME.
 With --template, strings in the data, body and headers are Handlebars templates: {{params.id}},
-{{query.q}}, {{headers.x-id}}, {{body.field}}, {{now}}, {{uuid}}, {{randomInt 1 9}}, {{faker 'person.fullName'}}.`;
+{{query.q}}, {{headers.[x-id]}}, {{body.field}}, {{now}}, {{uuid}}, {{randomInt 1 9}}, {{faker 'person.fullName'}}.`;
 
 /** Declares `snippetkit mock ...`; their code loads only when they run. */
 export function registerMockCommands(program: Command): void {
@@ -44,7 +46,7 @@ export function registerMockCommands(program: Command): void {
     .option('--path <path>', "serve at /endpoint/PATH instead of the name: 'users/:id', 'files/*', ':id?'")
     .option('-m, --method <method>', 'answer only this method, others get 405 (repeatable)', collectMethod, [])
     .option('-t, --template', 'render strings in the data, body and headers as Handlebars templates per request')
-    .addOption(new Option('--fault <kind>', 'break the answer: reset, empty, malformed or hang').choices(FAULTS))
+    .addOption(new Option('--fault <kind>', 'break the answer: reset, close, send garbage or hang').choices(FAULTS))
     .option('--fault-rate <share>', 'the share of requests the fault happens to, 0 to 1 (default 1)', parseRate)
     .option('--body-file <file>', 'answer this text file as is instead of JSON data (set Content-Type with --header)')
     .option('--endpoint <file>', 'JSON file with a whole endpoint record, instead of FILE')

@@ -4,6 +4,9 @@ import { parseJsonFile, readText } from './read-input.js';
 
 type Fields = Record<string, unknown>;
 
+/** What GET /api/endpoint/<name> adds to a record: read-only, so a saved `mock get --json` can be sent back. */
+const READ_ONLY = ['success', 'hits', 'lastCall', 'created', 'updated', 'url'];
+
 /** `Name: value` → [name, value]; anything else is a usage error. */
 export function parseHeader(header: string): [string, string] {
   const colon = header.indexOf(':');
@@ -60,7 +63,7 @@ function checkSources(file: string | undefined, flags: MockAddFlags): void {
   }
 }
 
-/** A whole record from a file; a `name` in it must agree with NAME, which identifies the endpoint. */
+/** A whole record from a file, less a GET answer's read-only fields; a `name` in it must agree with NAME. */
 async function readEndpointFile(name: string, path: string): Promise<Fields> {
   const record = parseJsonFile(await readText(path), path);
   const shown = path === '-' ? 'standard input' : path;
@@ -73,7 +76,7 @@ async function readEndpointFile(name: string, path: string): Promise<Fields> {
     const fix = 'make them agree or drop its "name"';
     throw new CliError(`${shown} names the endpoint ${quoted}, not ${name}: ${fix}`, EXIT.usage);
   }
-  return record as Fields;
+  return Object.fromEntries(Object.entries(record).filter(([key]) => !READ_ONLY.includes(key)));
 }
 
 /** Flag headers over the file's (a name in any case replaced); file headers that are not an object are dropped. */

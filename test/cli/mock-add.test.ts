@@ -70,7 +70,9 @@ describe('snippetkit mock add: the record it sends', function () {
     expect(sent()[0]!.record).to.deep.equal({ name: 'feed', body: xml, headers });
   });
 
-  it('sends the record of --endpoint with the flags over its fields, replacing with --force', async () => {
+  it('sends the record of --endpoint less read-only fields, the flags over it, replacing with --force', async () => {
+    // what `mock get --json` adds: a saved answer can be edited and sent back
+    const readOnly = { success: true, hits: 3, lastCall: null, created: 't', updated: 't', url: 'http://h/endpoint/x' };
     const record = {
       name: 'user',
       path: 'people/:id',
@@ -80,7 +82,8 @@ describe('snippetkit mock add: the record it sends', function () {
       responses: [{ when: { method: 'PUT' }, statusCode: 204 }],
       pick: 'sequence',
     };
-    const args = ['add', 'user', '--endpoint', file('user-endpoint.json', JSON.stringify(record)), '--force'];
+    const saved = file('user.json', JSON.stringify({ ...record, ...readOnly }));
+    const args = ['add', 'user', '--endpoint', saved, '--force'];
     const result = await cli([...args, '--status', '201', '--path', 'users/:id', '-H', 'X-Env: flag']);
     expect(result.code, result.stderr).to.equal(0);
     expect(sent()).to.deep.equal([
