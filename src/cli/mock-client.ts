@@ -20,7 +20,11 @@ export function check(client: ClientOptions, name: string, status: number, body:
     throw new CliError(`an endpoint named ${name} already exists; pass --force to replace it`, EXIT.refused);
   }
   if (status >= 400) {
-    throw new CliError(`the mock server refused it: ${errorMessage(body) ?? `status ${status}`}`, EXIT.refused);
+    const message = errorMessage(body) ?? `status ${status}`;
+    // in a record from --endpoint the field may be deep (responses[1].when.query): say which when the message does not
+    const field = fieldOf(body);
+    const where = typeof field === 'string' && !message.includes(field) ? ` (field ${field})` : '';
+    throw new CliError(`the mock server refused it: ${message}${where}`, EXIT.refused);
   }
   if (typeof body !== 'object' || body === null || (body as { success?: unknown }).success !== true) {
     throw notOurApi(client, `it answered ${status} without {"success": true}`);
