@@ -2,6 +2,7 @@ import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { HttpError } from '../http/errors.js';
 import { readJsonBody } from '../http/json-body.js';
+import type { ResponseRecord, StoredMock } from './record.js';
 import type { Endpoint, MockStore } from './store.js';
 import { checkName, parseMockInput } from './validate.js';
 import type { RequestFeed } from './request-feed.js';
@@ -24,7 +25,8 @@ export type ApiOptions = {
 export function apiRouter(options: ApiOptions): Router {
   const { store } = options;
   const validate = { maxDelay: options.maxDelay };
-  const body = { limit: options.maxBody, requireJsonType: true };
+  // Any Content-Type is read as JSON, as the original service did (its README used curl -d, a form type).
+  const body = { limit: options.maxBody };
   const router = new Router({ prefix: '/api' });
 
   // The original contract: create only.
@@ -37,19 +39,14 @@ export function apiRouter(options: ApiOptions): Router {
 
   router.get('/endpoints', (ctx) => {
     const base = endpointBase(ctx, options.trustProxy);
-    const items = store.list().map((endpoint) => {
-      const { name, statusCode, delay, created, updated } = endpoint.record;
-      const { hits } = endpoint.stats;
-      return { name, statusCode, delay, hits, lastCall: lastCall(endpoint), created, updated, url: base + name };
-    });
-    ctx.body = { success: true, endpoints: items };
+    ctx.body = { success: true, endpoints: store.list().map((endpoint) => listItem(endpoint, base)) };
   });
 
   router.get('/endpoint/:name', (ctx) => {
     const endpoint = found(store, ctx.params.name!);
     const { hits } = endpoint.stats;
     const { created, updated } = endpoint.record;
-    const url = endpointBase(ctx, options.trustProxy) + endpoint.record.name;
+    const url = endpointBase(ctx, options.trustProxy) + servedPath(endpoint.record);
     reply(ctx, 200, recordJson(endpoint, { hits, lastCall: lastCall(endpoint), created, updated, url }));
   });
 
@@ -96,17 +93,65 @@ function found(store: MockStore, name: string): Endpoint {
   return endpoint;
 }
 
+/** The route under /endpoint/ an endpoint answers: its path, or its name when it has none. */
+function servedPath(record: StoredMock): string {
+  return record.path ?? record.name;
+}
+
+function listItem(endpoint: Endpoint, base: string) {
+  const { record, stats } = endpoint;
+  const { name, statusCode, delay, created, updated } = record;
+  const path = servedPath(record);
+  return {
+    name,
+    path,
+    methods: record.methods ?? null,
+    statusCode,
+    delay,
+    template: record.template === true,
+    responses: record.responses?.length ?? 0,
+    hits: stats.hits,
+    lastCall: lastCall(endpoint),
+    created,
+    updated,
+    url: base + path,
+  };
+}
+
 /**
- * `{ success, name, data, statusCode, delay, headers? }` built around the stored JSON text, so the
- * data is echoed byte for byte as it will be served, without parsing it again.
+ * The record answer of docs/mock-api.md, built around the stored JSON texts so each `data` is
+ * echoed byte for byte as it will be served, without parsing it again. Optional fields only when set.
  */
 function recordJson(endpoint: Endpoint, extra?: Record<string, unknown>): string {
-  const { name, json, statusCode, delay, headers } = endpoint.record;
-  let text = `{"success":true,"name":${JSON.stringify(name)},"data":${json}`;
-  text += `,"statusCode":${statusCode},"delay":${delay}`;
-  if (headers) text += `,"headers":${JSON.stringify(headers)}`;
-  if (extra) text += `,${JSON.stringify(extra).slice(1, -1)}`;
+  const { record } = endpoint;
+  const { name, path, methods, statusCode, delay, headers, template, responses, pick, fault, faultRate } = record;
+  let text = `{"success":true,"name":${JSON.stringify(name)}`;
+  text += fields({ path, methods, statusCode }) + content(record) + fields({ delay, headers, template });
+  if (responses) text += `,"responses":[${responses.map(responseJson).join(',')}]`;
+  text += fields({ pick, fault, faultRate, ...extra });
   return `${text}}`;
+}
+
+function responseJson(response: ResponseRecord): string {
+  const { when, statusCode, headers, delay, fault, faultRate } = response;
+  const text = fields({ when, statusCode }) + content(response) + fields({ headers, delay, fault, faultRate });
+  return `{${text.slice(1)}}`;
+}
+
+/** `,"data":…` (the stored text as is) or `,"body":…`, whichever the answer has. */
+function content(answer: StoredMock | ResponseRecord): string {
+  if (answer.json !== undefined) return `,"data":${answer.json}`;
+  if (answer.body !== undefined) return `,"body":${JSON.stringify(answer.body)}`;
+  return '';
+}
+
+/** `,"key":value` for each key whose value is set, in order. */
+function fields(values: Record<string, unknown>): string {
+  let text = '';
+  for (const [key, value] of Object.entries(values)) {
+    if (value !== undefined) text += `,${JSON.stringify(key)}:${JSON.stringify(value)}`;
+  }
+  return text;
 }
 
 function reply(ctx: Context, status: number, json: string): void {

@@ -1,5 +1,7 @@
 import Koa from 'koa';
+import { corsMiddleware, type CorsPolicy } from '../http/cors.js';
 import { errorHandler, HttpError } from '../http/errors.js';
+import { under } from '../http/under.js';
 import type { Handler } from '../server/listen.js';
 import { silentLogger, type Logger } from '../server/logger.js';
 import { apiRouter } from './api.js';
@@ -13,7 +15,7 @@ export type MockConfig = {
   maxDelay: number;
   /** Largest API request body, in bytes. */
   maxBody: number;
-  /** CORS headers on /endpoint/* and preflights answered. */
+  /** CORS headers on /endpoint/* and /api/*, and their preflights answered. */
   cors: boolean;
   /** Honour X-Forwarded-For/-Proto/-Host/-Prefix. */
   trustProxy: boolean;
@@ -43,6 +45,13 @@ export type MockAppOptions = {
   feed?: RequestFeed;
 };
 
+/**
+ * The management API is open to pages of any origin, as the original service was, so a page on
+ * another origin can manage endpoints (`--no-cors` closes it). No Private Network Access answer:
+ * a page on the public internet may not reach into a server on the user's machine.
+ */
+const API_CORS: CorsPolicy = { origin: '*', methods: 'GET, PUT, DELETE, OPTIONS' };
+
 /** What the hot path and the Koa app share: the /endpoint/* server and the feed it tells of requests. */
 type Serving = { serve: ServeEndpoint; feed: RequestFeed };
 
@@ -64,6 +73,7 @@ export function createMockApp(options: MockAppOptions, shared?: Serving): Koa {
     }
   });
   app.use(staticAssets([config.assets, PAGE_BUNDLE]));
+  if (config.cors) app.use(under('/api', corsMiddleware(API_CORS)));
   const api = apiRouter({ store: options.store, feed, ...config });
   app.use(api.routes());
   app.use(api.allowedMethods({ throw: true }));

@@ -66,7 +66,8 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
       endpoint.stats.requests.add(entry);
       feed.publish(endpoint.record.name, entry);
       const respond = () => send(req, res, endpoint, headOf(endpoint));
-      const delay = endpoint.record.delay;
+      const given = endpoint.record.delay;
+      const delay = typeof given === 'number' ? given : given.min + Math.random() * (given.max - given.min);
       if (delay <= 0) return respond();
       // A timer, never a wait; a client that leaves during the delay takes its timer with it.
       const timer = setTimeout(respond, delay);

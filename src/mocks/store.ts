@@ -1,13 +1,7 @@
 import { createKeyQueue } from '../store/key-queue.js';
 import { openSqliteKeyv, type SqliteKeyv } from '../store/sqlite.js';
 import { newStats, type EndpointStats } from './request-log.js';
-import type { MockInput } from './validate.js';
-
-/** The record kept in Keyv under `endpoint:<name>`; `json` is the data exactly as served. */
-export type StoredMock = MockInput & {
-  created: string;
-  updated: string;
-};
+import type { MockInput, StoredMock } from './record.js';
 
 /** An endpoint ready to serve: its record, the body bytes, and its in-memory counters. */
 export type Endpoint = {
@@ -93,5 +87,5 @@ export async function createMockStore(db: SqliteKeyv): Promise<MockStore> {
 }
 
 function toEndpoint(record: StoredMock, stats: EndpointStats): Endpoint {
-  return { record, body: Buffer.from(record.json, 'utf8'), stats };
+  return { record, body: Buffer.from(record.json ?? record.body ?? '', 'utf8'), stats };
 }

@@ -1,6 +1,15 @@
 import Handlebars from 'handlebars';
+import { checkTemplate, type CompileBudget, newCompileBudget } from './template-ast.js';
+import { createTemplateEnv } from './template-helpers.js';
+import { TemplateError } from './template-error.js';
 
-/** What a template sees of the request. */
+export { TemplateError } from './template-error.js';
+export { type CompileBudget, newCompileBudget } from './template-ast.js';
+
+/**
+ * What a template sees of the request. Make one per request: the render limits (docs/mock-api.md,
+ * "Templates") count per input object, over every field rendered with it.
+ */
 export type TemplateInput = {
   params: Record<string, string>;
   query: Record<string, string | string[]>;
@@ -12,73 +21,75 @@ export type TemplateInput = {
   path: string;
 };
 
-/** A template that failed to compile (a 400 at save) or to render (a 500), naming the record field. */
-export class TemplateError extends Error {
-  constructor(
-    readonly field: string,
-    message: string,
-  ) {
-    super(`template error in ${field}: ${message}`);
-  }
-}
-
 export type Render = (input: TemplateInput) => string;
 
-// Our own environment: only the helpers registered here exist, whatever else runs in the process.
-const env = Handlebars.create();
+// Our own environment: only the helpers registered there exist, whatever else runs in the process.
+const env = createTemplateEnv();
+// Denied outright rather than left to Handlebars' default, which also logs each denied name to the console.
+const RUNTIME = { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false };
 
-function compileString(source: string, field: string): Render {
+function compileString(source: string, field: string, budget: CompileBudget): Render {
   let template: HandlebarsTemplateDelegate;
   try {
-    // Parsing now is what makes a syntax error a 400 at save rather than a 500 per request.
-    Handlebars.parse(source);
+    // Parsed and checked now, so a syntax error or an unknown helper is a 400 at save; Handlebars
+    // compiles the checked program to code on its first render.
+    const program = checkTemplate(Handlebars.parse(source), field, budget, env.helpers);
     // JSON and text bodies, not HTML: nothing is escaped.
-    template = env.compile(source, { noEscape: true, strict: false });
+    template = env.compile(program, { noEscape: true, strict: false });
   } catch (err) {
+    if (err instanceof TemplateError) throw err;
     throw new TemplateError(field, (err as Error).message);
   }
   return (input) => {
     try {
-      return template(input);
+      return template(input, RUNTIME);
     } catch (err) {
+      if (err instanceof TemplateError) throw err;
       throw new TemplateError(field, (err as Error).message);
     }
   };
 }
 
-/** A text template (a `body` or a header value). */
-export function compileText(source: string, field: string): Render {
+/**
+ * A text template (a `body` or a header value). Pass one `budget` for all the templates of a
+ * record: it bounds their expressions in all, and so the CPU a save may cost.
+ */
+export function compileText(source: string, field: string, budget = newCompileBudget()): Render {
   if (!source.includes('{{')) return () => source;
-  return compileString(source, field);
+  return compileString(source, field, budget);
 }
 
 /**
  * Every string in a serialized JSON value (keys left alone) becomes a template; the result renders
  * the value back to JSON text with each string replaced by its rendering.
  */
-export function compileJson(json: string, field: string): Render {
+export function compileJson(json: string, field: string, budget = newCompileBudget()): Render {
   if (!json.includes('{{')) return () => json;
-  const build = compileValue(JSON.parse(json) as unknown, field);
+  const build = compileValue(JSON.parse(json) as unknown, field, budget);
   return (input) => JSON.stringify(build(input));
 }
 
 type Build = (input: TemplateInput) => unknown;
 
-function compileValue(value: unknown, field: string): Build {
+function compileValue(value: unknown, field: string, budget: CompileBudget): Build {
   if (typeof value === 'string') {
     if (!value.includes('{{')) return () => value;
-    return compileString(value, field);
+    return compileString(value, field, budget);
   }
   if (Array.isArray(value)) {
-    const items = value.map((item, i) => compileValue(item, `${field}[${i}]`));
+    const items = value.map((item, i) => compileValue(item, `${field}[${i}]`, budget));
     return (input) => items.map((item) => item(input));
   }
   if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value).map(([key, item]) => [key, compileValue(item, `${field}.${key}`)] as const);
+    const entries = Object.entries(value).map(
+      ([key, item]) => [key, compileValue(item, `${field}.${key}`, budget)] as const,
+    );
     return (input) => {
       const out: Record<string, unknown> = {};
       // defineProperty: a "__proto__" key from JSON stays a key.
-      for (const [key, item] of entries) Object.defineProperty(out, key, { value: item(input), enumerable: true, writable: true, configurable: true });
+      for (const [key, item] of entries) {
+        Object.defineProperty(out, key, { value: item(input), enumerable: true, writable: true, configurable: true });
+      }
       return out;
     };
   }

@@ -1,14 +1,23 @@
 import { HttpError } from '../http/errors.js';
 import { isJsonObject } from '../http/json-body.js';
-
-/** What a caller may set on an endpoint; `json` is `data` already serialized, exactly as it will be served. */
-export type MockInput = {
-  name: string;
-  json: string;
-  statusCode: number;
-  delay: number;
-  headers?: Record<string, string>;
-};
+import type { MockInput } from './record.js';
+import { compileRecord } from './record-templates.js';
+import { TemplateError } from './template.js';
+import {
+  bad,
+  checkBodyText,
+  checkBoolean,
+  checkDelay,
+  checkFault,
+  checkFaultRate,
+  checkHeaders,
+  checkPick,
+  checkStatus,
+  objectOf,
+  serialize,
+} from './validate-fields.js';
+import { checkResponses } from './validate-responses.js';
+import { checkMethods, checkPath } from './validate-route.js';
 
 export type ValidateOptions = {
   /** Upper bound for `delay`, in milliseconds. */
@@ -21,23 +30,29 @@ const NAME = /^[A-Za-z0-9._~-]{1,128}$/;
  * lower case as the router matches without regard to case: an endpoint so named could never be replaced.
  */
 const RESERVED_NAMES = new Set(['add']);
-// RFC 9110 token: what Node accepts as a header name.
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-// Node refuses control characters (other than tab) in header values.
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
-// Hop-by-hop headers belong to one connection (RFC 9110 7.6.1); content-length is the server's to set.
-const RESERVED_HEADERS = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'content-length',
-]);
+
+const FIELDS = [
+  'name',
+  'path',
+  'methods',
+  'statusCode',
+  'data',
+  'body',
+  'delay',
+  'headers',
+  'template',
+  'responses',
+  'pick',
+  'fault',
+  'faultRate',
+  // What a GET answer adds: set by the server and not stored, accepted so that answer can be PUT back.
+  'success',
+  'hits',
+  'lastCall',
+  'created',
+  'updated',
+  'url',
+] as const;
 
 /** Checks an endpoint name (from a body or a URL); throws a 400 naming the field. */
 export function checkName(name: unknown): string {
@@ -57,13 +72,12 @@ export function checkName(name: unknown): string {
 /**
  * Turns a parsed request body (undefined when empty) into a MockInput, by the rules of
  * docs/mock-api.md. `urlName` is set for PUT /api/endpoint/<name>, where the body's own `name` is
- * optional but must agree. Unknown fields are ignored, as the original service did, so its clients
- * keep working.
+ * optional but must agree. Unknown fields are refused: stored silently, a typo would look saved.
  */
 export function parseMockInput(body: unknown, options: ValidateOptions, urlName?: string): MockInput {
   if (body === undefined) throw new HttpError(400, 'the request has no body; send a JSON object');
   if (!isJsonObject(body)) throw new HttpError(400, 'request body must be a JSON object');
-  const fields = body;
+  const fields = objectOf(body, '', FIELDS, 'a JSON object');
   let name: string;
   if (urlName === undefined) {
     name = checkName(fields.name);
@@ -73,67 +87,44 @@ export function parseMockInput(body: unknown, options: ValidateOptions, urlName?
       throw bad('name', `name in the body ('${String(fields.name)}') differs from the name in the URL ('${urlName}')`);
     }
   }
-  if (!Object.hasOwn(fields, 'data')) throw bad('data', 'data is required');
+  const hasData = Object.hasOwn(fields, 'data');
+  if (hasData && fields.body !== undefined) throw bad('body', 'give data or body, not both');
+  if (!hasData && fields.body === undefined) throw bad('data', 'data or body is required');
+
+  const { maxDelay } = options;
   const input: MockInput = {
     name,
-    json: serialize(fields.data),
-    statusCode: checkStatus(fields.statusCode),
-    delay: checkDelay(fields.delay, options.maxDelay),
+    statusCode: fields.statusCode === undefined ? 200 : checkStatus(fields.statusCode, 'statusCode'),
+    delay: fields.delay === undefined ? 0 : checkDelay(fields.delay, 'delay', maxDelay),
   };
-  if (fields.headers !== undefined) input.headers = checkHeaders(fields.headers);
+  const path = fields.path === undefined ? undefined : checkPath(fields.path);
+  if (path) input.path = path.path;
+  if (fields.methods !== undefined) input.methods = checkMethods(fields.methods);
+  if (hasData) input.json = serialize(fields.data, 'data');
+  else input.body = checkBodyText(fields.body, 'body');
+  if (fields.headers !== undefined) input.headers = checkHeaders(fields.headers, 'headers');
+  if (fields.template !== undefined) input.template = checkBoolean(fields.template, 'template');
+  if (fields.fault !== undefined) input.fault = checkFault(fields.fault, 'fault');
+  if (fields.faultRate !== undefined) {
+    if (!input.fault) throw bad('faultRate', 'faultRate needs a fault');
+    input.faultRate = checkFaultRate(fields.faultRate, 'faultRate');
+  }
+  if (fields.responses !== undefined) {
+    // `/endpoint/<name>` has no parameters.
+    const params = path?.params ?? [];
+    input.responses = checkResponses(fields.responses, { maxDelay, params, fault: input.fault !== undefined });
+  }
+  if (fields.pick !== undefined) input.pick = checkPick(fields.pick, 'pick');
+  if (input.template) checkTemplates(input);
   return input;
 }
 
-function serialize(data: unknown): string {
+/** Compiling now makes a template's syntax error a 400 at save rather than a 500 per request. */
+function checkTemplates(input: MockInput): void {
   try {
-    return JSON.stringify(data);
-  } catch {
-    // JSON.parse takes any depth, JSON.stringify overflows the stack on very deep nesting
-    throw bad('data', 'data is nested too deeply');
+    compileRecord(input);
+  } catch (err) {
+    if (err instanceof TemplateError) throw bad(err.field, err.message);
+    throw err;
   }
-}
-
-function checkStatus(value: unknown): number {
-  if (value === undefined) return 200;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 200 || value > 599) {
-    throw bad('statusCode', 'statusCode must be an integer from 200 to 599');
-  }
-  return value;
-}
-
-function checkDelay(value: unknown, maxDelay: number): number {
-  if (value === undefined) return 0;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > maxDelay) {
-    throw bad('delay', `delay must be a number of milliseconds from 0 to ${maxDelay}`);
-  }
-  return value;
-}
-
-function checkHeaders(value: unknown): Record<string, string> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw bad('headers', 'headers must be an object of header names to string values');
-  }
-  const headers: Record<string, string> = {};
-  const seen = new Set<string>();
-  for (const [name, headerValue] of Object.entries(value)) {
-    const lower = name.toLowerCase();
-    if (!HEADER_NAME.test(name)) throw bad('headers', `headers: '${name}' is not a valid header name`);
-    // JSON.parse keeps "__proto__" as a key, but assigning it to an object would drop it without a word.
-    if (lower === '__proto__') throw bad('headers', `headers: '${name}' cannot be used as a header name`);
-    if (RESERVED_HEADERS.has(lower)) {
-      throw bad('headers', `headers: '${name}' is set by the server and cannot be given`);
-    }
-    if (seen.has(lower)) throw bad('headers', `headers: '${name}' is given twice`);
-    if (typeof headerValue !== 'string') throw bad('headers', `headers: the value of '${name}' must be a string`);
-    if (!HEADER_VALUE.test(headerValue)) {
-      throw bad('headers', `headers: the value of '${name}' contains characters not allowed in a header`);
-    }
-    seen.add(lower);
-    headers[name] = headerValue;
-  }
-  return headers;
-}
-
-function bad(field: string, message: string): HttpError {
-  return new HttpError(400, message, field);
 }

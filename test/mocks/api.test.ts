@@ -50,10 +50,13 @@ describe('mock API', () => {
       expect(await served.json()).to.deep.equal({ first: true });
     });
 
-    it('ignores fields it does not know, as the original service did', async () => {
+    it('refuses a field it does not know, naming it, and stores nothing', async () => {
       const res = await server.putJson('/api/endpoint/add', { name: 'extra', data: 1, comment: 'for the login test' });
-      expect(res.status).to.equal(201);
-      expect(await res.json()).to.deep.equal({ success: true, name: 'extra', data: 1, statusCode: 200, delay: 0 });
+      expect(res.status).to.equal(400);
+      const body = await res.json();
+      expect(body).to.include({ success: false, field: 'comment' });
+      expect(body.message).to.match(/^unknown field 'comment'; the record takes name, path, methods/);
+      expect((await server.fetch('/api/endpoint/extra')).status).to.equal(404);
     });
 
     it('answers 500 without details and keeps nothing when the data file cannot be written', async () => {

@@ -3,7 +3,7 @@ import { startMockServer, type TestMockServer } from './server.js';
 
 const NAME_RULE = 'name must be 1 to 128 characters, each a letter, a digit or one of . _ ~ -';
 const STATUS_RULE = 'statusCode must be an integer from 200 to 599';
-const DELAY_RULE = 'delay must be a number of milliseconds from 0 to 1000';
+const DELAY_RULE = 'delay must be a number of milliseconds from 0 to 1000, or { "min", "max" }';
 const HEADERS_RULE = 'headers must be an object of header names to string values';
 
 type Row = { title: string; body: string; status?: number; message: string; field?: string };
@@ -27,7 +27,7 @@ const rows: Row[] = [
   { title: 'a name of 129 characters', body: json({ name: 'a'.repeat(129), data: 1 }), message: NAME_RULE, field: 'name' },
   { title: "the name '.'", body: json({ name: '.', data: 1 }), message: "name must not be '.' or '..'", field: 'name' },
   { title: "the name '..'", body: json({ name: '..', data: 1 }), message: "name must not be '.' or '..'", field: 'name' },
-  { title: 'missing data', body: json({ name: 'a' }), message: 'data is required', field: 'data' },
+  { title: 'missing data', body: json({ name: 'a' }), message: 'data or body is required', field: 'data' },
   { title: 'statusCode 199', body: json({ name: 'a', data: 1, statusCode: 199 }), message: STATUS_RULE, field: 'statusCode' },
   { title: 'statusCode 600', body: json({ name: 'a', data: 1, statusCode: 600 }), message: STATUS_RULE, field: 'statusCode' },
   { title: 'statusCode 200.5', body: json({ name: 'a', data: 1, statusCode: 200.5 }), message: STATUS_RULE, field: 'statusCode' },
@@ -133,29 +133,38 @@ describe('mock API: bad input is refused with the field named and nothing stored
     });
   });
 
-  for (const [type, message] of [
-    ['text/plain', 'send the body as application/json (got text/plain)'],
-    ['application/x-www-form-urlencoded', 'send the body as application/json (got application/x-www-form-urlencoded)'],
-    ['application/json; charset=latin1', 'send the body in UTF-8 (got charset latin1)'],
-  ]) {
-    it(`answers 415 to a body of type ${type}`, async () => {
+  // The original service read any body as JSON (its README used curl -d, which sends a form type).
+  for (const type of ['text/plain', 'application/x-www-form-urlencoded', undefined]) {
+    it(`reads a body of type ${type ?? '(none)'} as JSON`, async () => {
       const res = await server.fetch('/api/endpoint/add', {
         method: 'PUT',
-        headers: { 'content-type': type! },
-        body: json({ name: 'a', data: 1 }),
+        ...(type && { headers: { 'content-type': type } }),
+        body: new TextEncoder().encode(json({ name: 'typed', data: 1 })),
       });
-      expect(res.status).to.equal(415);
-      expect(await res.json()).to.deep.equal({ success: false, message });
+      expect(res.status).to.equal(201);
+      expect((await server.fetch('/endpoint/typed')).status).to.equal(200);
+      await server.fetch('/api/endpoint/typed', { method: 'DELETE' });
     });
   }
 
-  it('answers 415 to a body with no content type', async () => {
+  it('answers 400 to a form body that is not JSON, whatever its type', async () => {
     const res = await server.fetch('/api/endpoint/add', {
       method: 'PUT',
-      body: new TextEncoder().encode(json({ name: 'a', data: 1 })),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'name=a&data=1',
+    });
+    expect(res.status).to.equal(400);
+    expect(await res.json()).to.deep.equal({ success: false, message: 'malformed JSON body' });
+  });
+
+  it('answers 415 to a body in a charset other than UTF-8', async () => {
+    const res = await server.fetch('/api/endpoint/add', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json; charset=latin1' },
+      body: json({ name: 'a', data: 1 }),
     });
     expect(res.status).to.equal(415);
-    expect(await res.json()).to.deep.equal({ success: false, message: 'send the body as application/json' });
+    expect(await res.json()).to.deep.equal({ success: false, message: 'send the body in UTF-8 (got charset latin1)' });
   });
 
   it('answers 400 to a request with no body at all', async () => {
