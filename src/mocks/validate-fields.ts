@@ -69,8 +69,9 @@ export function checkDelay(value: unknown, field: string, maxDelay: number): Del
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > maxDelay) throw bad(f, rule);
     return v;
   };
-  const rule = `${field} must be a number of milliseconds from 0 to ${maxDelay}, or { "min", "max" }`;
-  if (!isJsonObject(value)) return ms(value, field, rule);
+  const rule = `${field} must be a number of milliseconds from 0 to ${maxDelay}`;
+  if (typeof value === 'number') return ms(value, field, rule);
+  if (!isJsonObject(value)) throw bad(field, `${rule}, or { "min": …, "max": … }`);
   const range = objectOf(value, field, ['min', 'max'], '');
   const each = (key: string) => {
     const f = `${field}.${key}`;
