@@ -1,47 +1,71 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { FAULTS } from '../mocks/record.js';
 import { withClientFlags } from './client-flags.js';
+import { collect, collectMethod, parseDelay, parseRate, type MockAddFlags } from './mock-flags.js';
+import type { MockLogFlags } from './mock-log.js';
 import { parseCount } from './options.js';
 
-export type MockAddFlags = { status?: number; delay?: number; header: string[]; force?: boolean };
+const ADD_EXAMPLES = `
+Examples:
+  $ snippetkit mock add users users.json
+  $ snippetkit mock add slow data.json --status 503 --delay 2000 --header 'Retry-After: 5'
+  $ echo '{"ok":true}' | snippetkit mock add health -
+  $ snippetkit mock add user user.json --path 'users/:id' --method GET --method put --template
+  $ snippetkit mock add flaky data.json --delay 100-400 --fault reset --fault-rate 0.2
+  $ snippetkit mock add feed --body-file feed.xml --header 'Content-Type: application/xml'
+  $ snippetkit mock get user --json > user.json    # edit it, then:
+  $ snippetkit mock add user --endpoint user.json --force
 
-const collect = (value: string, previous: string[]) => [...previous, value];
-
-function parseDelay(value: string): number {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('must be a number of milliseconds');
-  return n;
-}
+FILE is the JSON data to answer. --endpoint reads a whole endpoint record instead (path, methods,
+responses, pick, template ...), as \`mock get NAME --json\` prints it (its counters and URL are left
+out); flags given with it replace its fields, and a "name" in it must be NAME.
+With --template, strings in the data, body and headers are Handlebars templates: {{params.id}},
+{{query.q}}, {{headers.[x-id]}}, {{body.field}}, {{now}}, {{uuid}}, {{randomInt 1 9}}, {{faker 'person.fullName'}}.`;
 
 /** Declares `snippetkit mock ...`; their code loads only when they run. */
 export function registerMockCommands(program: Command): void {
   const mock = program
     .command('mock')
     .description('register and inspect endpoints on a running mock server')
-    .addHelpText('after', '\nExamples:\n  $ snippetkit mock add users users.json --status 200 --delay 250\n  $ snippetkit mock list\n  $ snippetkit mock log hook --follow');
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ snippetkit mock add users users.json --status 200 --delay 250\n  $ snippetkit mock list\n' +
+        '  $ snippetkit mock log hook --follow',
+    );
 
   const load = () => import('./mock.js');
+  const loadLog = () => import('./mock-log.js');
 
   withClientFlags(mock.command('add'), 'mock')
-    .description('register an endpoint that answers FILE\'s JSON at /endpoint/NAME, and print its URL')
+    .description("register an endpoint that answers FILE's JSON at /endpoint/NAME (or --path), and print its URL")
     .argument('<name>', 'endpoint name: letters, digits, . _ ~ -')
-    .argument('<file>', 'JSON file with the data to answer (- for standard input)')
+    .argument('[file]', 'JSON file with the data to answer (- for standard input)')
     .option('-s, --status <code>', 'HTTP status to answer with (default 200)', parseCount)
-    .option('-d, --delay <ms>', 'hold each answer back this many milliseconds (default 0)', parseDelay)
+    .option('-d, --delay <ms>', 'hold each answer back: milliseconds, or MIN-MAX per request (default 0)', parseDelay)
     .option('-H, --header <header>', "response header 'Name: value' (repeatable)", collect, [])
+    .option('--path <path>', "serve at /endpoint/PATH instead of the name: 'users/:id', 'files/*', ':id?'")
+    .option('-m, --method <method>', 'answer only this method, others get 405 (repeatable)', collectMethod, [])
+    .option('-t, --template', 'render strings in the data, body and headers as Handlebars templates per request')
+    .addOption(new Option('--fault <kind>', 'break the answer: reset, close, send garbage or hang').choices(FAULTS))
+    .option('--fault-rate <share>', 'the share of requests the fault happens to, 0 to 1 (default 1)', parseRate)
+    .option('--body-file <file>', 'answer this text file as is instead of JSON data (set Content-Type with --header)')
+    .option('--endpoint <file>', 'JSON file with a whole endpoint record, instead of FILE')
     .option('-f, --force', 'replace an endpoint of that name')
-    .addHelpText('after', "\nExamples:\n  $ snippetkit mock add users users.json\n  $ snippetkit mock add slow data.json --status 503 --delay 2000 --header 'Retry-After: 5'\n  $ echo '{\"ok\":true}' | snippetkit mock add health -")
-    .action((name: string, file: string, flags: MockAddFlags, command: Command) => load().then((m) => m.mockAdd(name, file, flags, command)));
+    .addHelpText('after', ADD_EXAMPLES)
+    .action((name: string, file: string | undefined, flags: MockAddFlags, command: Command) =>
+      load().then((m) => m.mockAdd(name, file, flags, command)),
+    );
 
   withClientFlags(mock.command('list'), 'mock')
     .alias('ls')
-    .description('list the endpoints with status, delay, hits and last update')
+    .description('list the endpoints with path, methods, status, delay, hits and last update')
     .addHelpText('after', '\nExample:\n  $ snippetkit mock list --json')
     .action((_flags: unknown, command: Command) => load().then((m) => m.mockList(command)));
 
   withClientFlags(mock.command('get'), 'mock')
-    .description('print one endpoint: its settings and data')
+    .description('print one endpoint: path, methods, settings, data and each response with its condition')
     .argument('<name>', 'endpoint name')
-    .addHelpText('after', '\nExample:\n  $ snippetkit mock get users --json')
+    .addHelpText('after', '\nExamples:\n  $ snippetkit mock get users\n  $ snippetkit mock get users --json')
     .action((name: string, _flags: unknown, command: Command) => load().then((m) => m.mockGet(name, command)));
 
   withClientFlags(mock.command('rm'), 'mock')
@@ -52,9 +76,17 @@ export function registerMockCommands(program: Command): void {
     .action((name: string, _flags: unknown, command: Command) => load().then((m) => m.mockRemove(name, command)));
 
   withClientFlags(mock.command('log'), 'mock')
-    .description('print the requests an endpoint received, newest last')
+    .description('print the requests an endpoint received and which response answered each, newest last')
     .argument('<name>', 'endpoint name')
     .option('-f, --follow', 'keep printing new requests as they arrive (Ctrl+C to stop)')
-    .addHelpText('after', '\nExamples:\n  $ snippetkit mock log hook\n  $ snippetkit mock log hook --follow --json    # one JSON object per line')
-    .action((name: string, flags: { follow?: boolean }, command: Command) => load().then((m) => m.mockLog(name, flags, command)));
+    .option('--clear', 'empty the endpoint\'s request log (with --follow: then follow)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ snippetkit mock log hook\n' +
+        '  $ snippetkit mock log hook --follow --json    # one JSON object per line\n' +
+        '  $ snippetkit mock log hook --clear',
+    )
+    .action((name: string, flags: MockLogFlags, command: Command) =>
+      loadLog().then((m) => m.mockLog(name, flags, command)),
+    );
 }

@@ -99,7 +99,7 @@ describe('snippetkit mock log with hostile request bodies', function () {
       const result = await runCli(['mock', 'add', 'x', '-', '--server', url], {}, '{}');
       expect(result.code).to.equal(9);
       const shown = 'bad\\x1b[2J\\x1b[32mAll OK\\r\\nfake line\\u202e';
-      expect(result.stderr).to.equal(`snippetkit: the mock server refused it: ${shown}\n`);
+      expect(result.stderr).to.equal(`snippetkit: the mock server refused it: ${shown} (field name)\n`);
     } finally {
       hostile.close();
     }

@@ -82,8 +82,8 @@ describe('snippetkit mock', function () {
     const list = JSON.parse((await cli(['mock', 'list', '--json'])).stdout) as { name: string; statusCode: number }[];
     expect(list.find((e) => e.name === 'listed')).to.include({ statusCode: 201 });
     const table = (await cli(['mock', 'list'])).stdout;
-    expect(table.split('\n')[0]).to.match(/^NAME\s+STATUS\s+DELAY\s+HITS\s+UPDATED\s+URL$/);
-    expect(table).to.match(/\nlisted\s+201\s+0 ms\s+0 /);
+    expect(table.split('\n')[0]).to.match(/^NAME\s+PATH\s+METHODS\s+STATUS\s+DELAY\s+HITS\s+UPDATED\s+URL$/);
+    expect(table).to.match(/\nlisted\s+listed\s+all\s+201\s+0 ms\s+0 /);
     const got = JSON.parse((await cli(['mock', 'get', 'listed', '--json'])).stdout);
     expect(got).to.include({ name: 'listed', statusCode: 201 });
     expect(got.data).to.deep.equal({ n: 1 });

@@ -1,0 +1,93 @@
+import { expect } from 'chai';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli, startServerProcess, type ServerProcess } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
+
+describe('snippetkit mock add and get: the new record fields against a real server', function () {
+  this.timeout(60_000); // each CLI run takes seconds on a loaded 2-core machine
+  let temp: ReturnType<typeof tempDir>;
+  let server: ServerProcess;
+  const cli = (args: string[]) => runCli(['mock', ...args], { SNIPPETKIT_MOCK_SERVER: server.url });
+
+  before(async () => {
+    temp = tempDir();
+    server = await startServerProcess(['serve-mocks', '--port', '0', '--data', join(temp.dir, 'mocks.sqlite')]);
+  });
+  after(async () => {
+    await server.stop();
+    temp.cleanup();
+  });
+
+  function file(name: string, text: string): string {
+    const path = join(temp.dir, name);
+    writeFileSync(path, text);
+    return path;
+  }
+
+  async function record(name: string): Promise<Record<string, unknown>> {
+    const got = await cli(['get', name, '--json']);
+    expect(got.code, got.stderr).to.equal(0);
+    return JSON.parse(got.stdout) as Record<string, unknown>;
+  }
+
+  it('saves every flag as its field, and lists the path and methods', async () => {
+    const args = ['add', 'user', file('user.json', '{"id":"{{params.id}}"}'), '--path', 'users/:id', '-m', 'get'];
+    args.push('-m', 'put', '--template', '--delay', '100-400', '--fault', 'reset', '--fault-rate', '0.2');
+    const added = await cli([...args, '-H', 'X-Id: {{uuid}}', '--status', '201']);
+    expect(added.code, added.stderr).to.equal(0);
+    expect(added.stdout).to.equal(`${server.url}/endpoint/users/:id\n`);
+    expect(await record('user')).to.deep.include({
+      path: 'users/:id',
+      methods: ['GET', 'PUT'],
+      template: true,
+      statusCode: 201,
+      delay: { min: 100, max: 400 },
+      headers: { 'X-Id': '{{uuid}}' },
+      fault: 'reset',
+      faultRate: 0.2,
+      data: { id: '{{params.id}}' },
+    });
+    const list = (await cli(['list'])).stdout;
+    expect(list).to.match(/\nuser\s+users\/:id\s+GET,PUT\s+201\s+100-400 ms\s+0 /);
+  });
+
+  it('saves --body-file as the text body', async () => {
+    const csv = file('p.csv', 'id,name\n1,Ada\n');
+    const added = await cli(['add', 'csv', '--body-file', csv, '-H', 'Content-Type: text/csv']);
+    expect(added.code, added.stderr).to.equal(0);
+    expect(await record('csv')).to.deep.include({ body: 'id,name\n1,Ada\n', headers: { 'Content-Type': 'text/csv' } });
+  });
+
+  it('saves an --endpoint record with its responses, shown each with its condition', async () => {
+    const login = {
+      methods: ['POST'],
+      statusCode: 401,
+      data: { error: 'wrong password' },
+      responses: [{ when: { body: { password: 'secret' } }, statusCode: 200, data: { token: 't' } }],
+      pick: 'first-match',
+    };
+    const added = await cli(['add', 'login', '--endpoint', file('login.json', JSON.stringify(login))]);
+    expect(added.code, added.stderr).to.equal(0);
+    expect(await record('login')).to.deep.include(login);
+    const shown = await cli(['get', 'login']);
+    expect(shown.stdout).to.include('methods   POST\n');
+    const response = 'responses (1, pick first-match)\n#0 when body {"password":"secret"}\n   status 200\n';
+    expect(shown.stdout).to.include(response);
+  });
+
+  it('round-trips mock get --json through --endpoint', async () => {
+    const saved = file('saved.json', JSON.stringify(await record('login')));
+    const replaced = await cli(['add', 'login', '--endpoint', saved, '--force', '--status', '403']);
+    expect(replaced.code, replaced.stderr).to.equal(0);
+    expect(await record('login')).to.include({ statusCode: 403, pick: 'first-match' });
+  });
+
+  it('passes on the server refusing a field of an --endpoint record, which stores nothing', async () => {
+    const bad = { data: 1, responses: [{ statusCode: 200 }, { when: { query: 5 } }] };
+    const result = await cli(['add', 'bad', '--endpoint', file('bad.json', JSON.stringify(bad))]);
+    expect(result.code).to.equal(9);
+    expect(result.stderr).to.match(/^snippetkit: the mock server refused it: .*responses\[1\]\.when\.query/);
+    expect((await cli(['get', 'bad'])).code).to.equal(6);
+  });
+});
