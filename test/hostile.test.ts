@@ -79,7 +79,7 @@ const cases: Case[] = [
   { server: 'mocks', name: 'delay 1e999', method: 'PUT', path: '/api/endpoint/add', headers: MOCK_JSON, body: '{"name":"d","data":1,"delay":1e999}', status: 400 },
   { server: 'mocks', name: 'a delay over --max-delay', ...add({ name: 'd', data: 1, delay: 60_001 }), status: 400 },
   { server: 'mocks', name: 'a hop-by-hop response header', ...add({ name: 'h', data: 1, headers: { Connection: 'close' } }), status: 400 },
-  { server: 'mocks', name: 'a form body', method: 'PUT', path: '/api/endpoint/add', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=f&data=1', status: 415 },
+  { server: 'mocks', name: 'a form body (read as JSON whatever its type)', method: 'PUT', path: '/api/endpoint/add', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=f&data=1', status: 400, error: { success: false, message: 'malformed JSON body' } },
   { server: 'mocks', name: 'an unknown endpoint', method: 'GET', path: '/endpoint/nosuch', status: 404, error: mockError("no endpoint named 'nosuch'") },
   { server: 'mocks', name: 'path traversal under /static', raw: rawGet('/static/..%2f..%2f..%2fetc/passwd'), status: 404 },
   { server: 'mocks', name: 'literal ../ under /static', raw: rawGet('/static/../../../etc/passwd'), status: 404 },
