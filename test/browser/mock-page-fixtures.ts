@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 /** Replaces the JSON data as a user selecting all and pasting would (no auto-closed brackets). */
 export async function replaceJson(page: Page, text: string): Promise<void> {
@@ -12,3 +12,21 @@ export async function openEndpoint(page: Page, base: string, name: string): Prom
   await page.goto(`${base}/static/#endpoint/${name}`);
   await page.locator('#log-state', { hasText: 'live' }).waitFor();
 }
+
+/** The fieldset inside `scope` whose own legend starts with `legend` (not one that only holds it). */
+export const fieldset = (scope: Locator, legend: string): Locator =>
+  scope.locator(`xpath=.//fieldset[legend[starts-with(normalize-space(.), "${legend}")]]`);
+
+/** Adds a name/value row to the fieldset titled `legend` inside `scope` and fills it. */
+export async function addPair(scope: Locator, legend: string, name: string, value: string): Promise<void> {
+  const set = fieldset(scope, legend);
+  await set.locator(':scope > button').click();
+  await set.locator('.pair-name').last().fill(name);
+  await set.locator('.pair-value').last().fill(value);
+}
+
+/** The name/value rows of the fieldset titled `legend` inside `scope`, as shown. */
+export const pairs = (scope: Locator, legend: string): Promise<string[][]> =>
+  fieldset(scope, legend)
+    .locator('.pair-row')
+    .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('input')].map((input) => input.value)));

@@ -1,20 +1,8 @@
 import { expect } from 'chai';
-import type { Locator, Request } from 'playwright-core';
+import type { Request } from 'playwright-core';
 import { addEndpoint, startMockServer, type TestMockServer } from '../mocks/server.js';
 import { openPage, screenshot, type TestPage } from './browser.js';
-import { openEndpoint, replaceJson } from './mock-page-fixtures.js';
-
-/** The fieldset inside `scope` whose own legend starts with `legend` (not one that only holds it). */
-const fieldset = (scope: Locator, legend: string) =>
-  scope.locator(`xpath=.//fieldset[legend[starts-with(normalize-space(.), "${legend}")]]`);
-
-/** Adds a name/value row to the fieldset titled `legend` inside `scope` and fills it. */
-async function addPair(scope: Locator, legend: string, name: string, value: string): Promise<void> {
-  const set = fieldset(scope, legend);
-  await set.locator(':scope > button').click();
-  await set.locator('.pair-name').last().fill(name);
-  await set.locator('.pair-value').last().fill(value);
-}
+import { addPair, fieldset, openEndpoint, replaceJson } from './mock-page-fixtures.js';
 
 describe('the mock page edits the whole endpoint record', function () {
   this.timeout(30_000);
