@@ -11,15 +11,16 @@ export type WhenEditor = {
   fill(when: When | undefined): void;
 };
 
-/** Query rows to `when.query`: a name given on several rows takes any of their values. */
+/**
+ * Query rows to `when.query`: a name given on several rows takes any of their values. Grouped in a
+ * Map, as assigning a "__proto__" key to an object would drop it without a word instead of letting
+ * the server refuse it.
+ */
 function queryObject(pairs: [string, string][]): Record<string, string | string[]> | undefined {
   if (pairs.length === 0) return undefined;
-  const query: Record<string, string | string[]> = {};
-  for (const [name, value] of pairs) {
-    const seen = Object.hasOwn(query, name) ? query[name]! : undefined;
-    query[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
-  }
-  return query;
+  const query = new Map<string, string[]>();
+  for (const [name, value] of pairs) query.set(name, [...(query.get(name) ?? []), value]);
+  return Object.fromEntries([...query].map(([name, values]) => [name, values.length === 1 ? values[0]! : values]));
 }
 
 /** The `when` of one response: method boxes, name/value rows for params, query and headers, a JSON body. */
