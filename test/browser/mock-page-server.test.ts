@@ -274,4 +274,20 @@ describe('the mock page against the server: round trips, its 400s, "Try it"', fu
     await page.locator('#requests .answer', { hasText: 'responses[0] → 201' }).waitFor();
     expect(await page.locator('#requests details[open] .url').allInnerTexts()).to.deep.equal([url]);
   });
+
+  it('"Try it" on a hanging endpoint can be cancelled, and tries again after', async () => {
+    await addEndpoint(server, { name: 'stuck', data: 1, fault: 'hang' });
+    const { page } = t;
+    await openEndpoint(page, server.url, 'stuck');
+    await page.click('#try');
+    // Logged means the server holds the call: from here only the page can end it.
+    await page.locator('#requests li').waitFor();
+    expect(await page.innerText('#try')).to.equal('Cancel');
+    await page.click('#try');
+    await page.locator('#try-status', { hasText: 'Cancelled before an answer came' }).waitFor();
+    expect(await page.innerText('#try')).to.equal('Try it');
+    await page.click('#try');
+    await page.locator('#requests li').nth(1).waitFor();
+    expect(await page.innerText('#try')).to.equal('Cancel');
+  });
 });

@@ -46,38 +46,55 @@ export function createTryIt(): TryIt {
   byId('try-it').addEventListener('input', showTarget);
   byId('try-it').addEventListener('click', showTarget);
 
+  const report = (status: string, took: number, pairs: Iterable<[string, string]>, text: string) => {
+    byId('try-status').textContent = status;
+    byId('try-time').textContent = `${Math.round(took)} ms`;
+    byId('try-headers').replaceChildren(headerList(pairs));
+    byId('try-response').textContent = text;
+    result.hidden = false;
+  };
+  // The call under way: pressing the button again cancels it, as a "hang" fault never answers.
+  let pending: AbortController | undefined;
+  const settle = () => {
+    pending = undefined;
+    button.textContent = 'Try it';
+  };
+
   button.addEventListener('click', async () => {
-    button.disabled = true;
+    if (pending) return pending.abort();
+    const call = (pending = new AbortController());
+    button.textContent = 'Cancel';
     const started = performance.now();
+    const { signal } = call;
+    const init: RequestInit = { method: method.value, headers: headers.pairs(), cache: 'no-store', signal };
+    if (!NO_BODY.has(method.value) && body.value.trim() !== '') {
+      init.body = body.value;
+      const named = headers.pairs().some(([name]) => name.toLowerCase() === 'content-type');
+      if (!named) init.headers = [...headers.pairs(), ['content-type', contentType(body.value)]];
+    }
     try {
-      const init: RequestInit = { method: method.value, cache: 'no-store', headers: headers.pairs() };
-      if (!NO_BODY.has(method.value) && body.value.trim() !== '') {
-        init.body = body.value;
-        const named = headers.pairs().some(([name]) => name.toLowerCase() === 'content-type');
-        if (!named) init.headers = [...headers.pairs(), ['content-type', contentType(body.value)]];
-      }
       const res = await fetch(target(), init);
       const text = await res.text();
       // Time to the last byte, as a client would wait for it (the endpoint's delay included).
       const took = performance.now() - started;
-      byId('try-status').textContent = `${res.status} ${res.statusText}`.trim();
-      byId('try-time').textContent = `${Math.round(took)} ms`;
-      byId('try-headers').replaceChildren(headerList(res.headers.entries()));
-      byId('try-response').textContent = pretty(text);
+      const status = `${res.status} ${res.statusText}`.trim();
+      if (pending === call) report(status, took, res.headers.entries(), pretty(text));
     } catch (err) {
       // A fault (reset, empty, malformed) reaches the page as a failed fetch.
-      byId('try-status').textContent = `The call failed: ${(err as Error).message}`;
-      byId('try-time').textContent = `${Math.round(performance.now() - started)} ms`;
-      byId('try-headers').replaceChildren();
-      byId('try-response').textContent = '';
+      const why = signal.aborted
+        ? 'Cancelled before an answer came'
+        : `The call failed: ${(err as Error).message}`;
+      if (pending === call) report(why, performance.now() - started, [], '');
     } finally {
-      result.hidden = false;
-      button.disabled = false;
+      if (pending === call) settle();
     }
   });
 
   return {
     show(record) {
+      // A call still under way was to the endpoint shown before: it ends without a word.
+      pending?.abort();
+      settle();
       segments = parsePath(record.path ?? record.name);
       params.clear();
       paramsBox.replaceChildren();
