@@ -1,13 +1,14 @@
-// The baseline: a bare node:http server sending fixed bytes. BODY_FILE holds the body,
-// STATUS, DELAY (ms) and CONTENT_TYPE mirror the response under test; it prints its URL like snippetkit does.
+// The baseline: a bare node:http server sending fixed bytes. BODY_FILE holds the body; STATUS, HEADERS
+// (a JSON object), DELAY (ms) mirror the response under test (see startBareLike in lib.js).
+// It prints its URL like snippetkit does.
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 
 const body = readFileSync(process.env.BODY_FILE);
 const status = Number(process.env.STATUS ?? 200);
 const delay = Number(process.env.DELAY ?? 0);
-const type = process.env.CONTENT_TYPE ?? 'application/json; charset=utf-8';
-const head = ['Content-Type', type, 'Content-Length', String(body.length)];
+const headers = JSON.parse(process.env.HEADERS ?? '{"content-type":"application/json; charset=utf-8"}');
+const head = [...Object.entries(headers).flat(), 'Content-Length', String(body.length)];
 const send = (res) => {
   res.writeHead(status, head);
   res.end(body);

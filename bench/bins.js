@@ -1,13 +1,13 @@
 // Bin server rows: API and rendered reads on a store of 100,000 revisions against a bare node:http
 // server sending the same bytes; durable saves per second; read latency as the store grows; and
 // cold start of both servers (spawn to first answer).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BARE, CLI, interleaved, load, startChild } from './lib.js';
+import { CLI, load, log, startBareLike, startChild } from './lib.js';
 import { fillBins } from './fill-bins.js';
-import { log, throughputRow } from './mocks.js';
+import { paired, versusBare } from './rounds.js';
 
 const OPEN = { SNIPPETKIT_API_ALLOWANONYMOUSREADWRITE: 'true' };
 /** Store sizes for the growth rows; BENCH_GROWTH=1000,100000 skips the 1 M fill (about a minute). */
@@ -31,21 +31,17 @@ async function reads(dir) {
   const bares = [];
   try {
     const rows = [];
-    for (const [title, path, type] of [
-      ['bin GET /api/:bin (100 k revs)', '/api/fill5000', 'application/json; charset=utf-8'],
-      ['bin GET /:bin output (100 k revs)', '/fill5000', 'text/html; charset=utf-8'],
+    for (const [title, path] of [
+      ['bin GET /api/:bin (100 k revs)', '/api/fill5000'],
+      ['bin GET /:bin output (100 k revs)', '/fill5000'],
     ]) {
-      const res = await fetch(bins.url + path);
-      const body = Buffer.from(await res.arrayBuffer());
-      const bodyFile = join(dir, `body-${bares.length}`);
-      writeFileSync(bodyFile, body);
-      const bare = await startChild([BARE], { BODY_FILE: bodyFile, CONTENT_TYPE: type });
+      const url = bins.url + path;
+      const bare = await startBareLike(url, dir);
       bares.push(bare);
-      const targets = { subject: bins.url + path, bare: bare.url };
-      for (const url of Object.values(targets)) await load({ url, duration: 1 });
+      const targets = { subject: { url, pid: bins.pid }, base: bare };
+      for (const server of Object.values(targets)) await load(server, { duration: 1 }); // warm up
       log(`${title}: measuring`);
-      const { subject, bare: base } = await interleaved((url) => load({ url }), targets);
-      rows.push(throughputRow(title, subject, base));
+      rows.push(versusBare(title, await paired(load, targets)));
     }
     return rows;
   } finally {
@@ -57,20 +53,28 @@ async function saves(dir) {
   const bins = await startChild([CLI, 'serve-bins', '--port', '0', '--data', join(dir, 'saves.sqlite')], OPEN);
   try {
     const rows = [];
-    const body = new URLSearchParams({ html: '<h1>Hello</h1>', css: 'h1 { color: red }', javascript: 'console.log(1)' }).toString();
+    const form = { html: '<h1>Hello</h1>', css: 'h1 { color: red }', javascript: 'console.log(1)' };
+    const body = new URLSearchParams(form).toString();
     const headers = { 'content-type': 'application/x-www-form-urlencoded' };
     for (const [title, path] of [
       ['bin POST /api/save (new bins)', '/api/save'],
       ['bin POST /api/:bin/save (one hot bin)', '/api/hot/save'],
     ]) {
       log(`${title}: measuring`);
-      const result = await load({ url: bins.url + path, method: 'POST', body, headers, connections: 50 });
-      rows.push({ ...throughputRow(title, result, { rps: NaN, p99: '-' }), 'bare req/s': '-', ratio: '-' });
+      const target = { url: bins.url + path, pid: bins.pid };
+      const result = await load(target, { method: 'POST', body, headers, connections: 50 });
+      rows.push({ benchmark: title, ...single(result) });
     }
     return rows;
   } finally {
     await bins.stop();
   }
+}
+
+/** The cells of a row with no baseline. */
+function single(result) {
+  const { cpuUs, rps, p50, p99 } = result;
+  return { 'CPU µs/req': cpuUs.toFixed(1), 'req/s': Math.round(rps), 'p50 ms': p50, 'p99 ms': p99 };
 }
 
 async function growth(dir) {
@@ -90,16 +94,9 @@ async function growth(dir) {
         return { ...req, path: `/api/fill${bin}/${Math.min(rev, size)}` };
       };
       log(`bin read, store of ${size} revisions: measuring`);
-      const result = await load({ url: bins.url, requests: [{ setupRequest }], connections: 20 });
-      rows.push({
-        benchmark: `bin GET random rev, uncached, ${size.toLocaleString('en')} revs`,
-        'req/s': Math.round(result.rps),
-        'bare req/s': '-',
-        ratio: '-',
-        'p50 ms': result.p50,
-        'p99 ms': result.p99,
-        'bare p99 ms': '-',
-      });
+      const result = await load(bins, { requests: [{ setupRequest }], connections: 20 });
+      const benchmark = `bin GET random rev, uncached, ${size.toLocaleString('en')} revs`;
+      rows.push({ benchmark, ...single(result) });
     } finally {
       await bins.stop();
     }
@@ -118,12 +115,8 @@ async function coldStarts(dir) {
     times.sort((a, b) => a - b);
     rows.push({
       benchmark: `cold start: ${command} to first answer`,
-      'req/s': '-',
-      'bare req/s': '-',
-      ratio: '-',
       'p50 ms': Math.round(times[2]),
       'p99 ms': `max ${Math.round(times[4])}`,
-      'bare p99 ms': '-',
     });
   }
   return rows;
@@ -133,7 +126,8 @@ async function coldStart(command, path, file) {
   const port = await freePort();
   const { spawn } = await import('node:child_process');
   const started = performance.now();
-  const child = spawn(process.execPath, [CLI, command, '--port', String(port), '--data', file, '--quiet'], { stdio: 'ignore' });
+  const args = [CLI, command, '--port', String(port), '--data', file, '--quiet'];
+  const child = spawn(process.execPath, args, { stdio: 'ignore' });
   try {
     for (;;) {
       try {

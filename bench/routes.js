@@ -1,14 +1,19 @@
 // Route rows (issue 12): a templated endpoint with a :param path and three responses against a bare
-// node:http server sending bytes of the same size, and a parameter-path hit with 10,000 endpoints
-// (mixed static and parameter paths) against the same hit with 10, over HTTP and in process.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// node:http server sending the same bytes (server CPU per request and req/s), and lookup hits with
+// 10,000 endpoints (mixed static and parameter paths) against the same hits with 10: p50 latency of
+// sequential requests over HTTP, and of the lookup alone in process.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BARE, CLI, interleaved, load, startChild } from './lib.js';
-import { log, throughputRow } from './mocks.js';
+import { pairedP50s } from './latency-client.js';
+import { MOCK, load, log, startBareLike, startChild } from './lib.js';
+import { median, paired, versusBare, versusBase } from './rounds.js';
 
-const { openMockStore } = await import('../dist/mocks/store.js');
-const { RouteTable } = await import('../dist/mocks/routes.js');
+import { RouteTable } from '../dist/mocks/routes.js';
+import { openMockStore } from '../dist/mocks/store.js';
+
+/** Sequential requests per server per round in the lookup rows over HTTP. */
+const LOOKUPS = 5000;
 
 const TEMPLATED = {
   name: 'user',
@@ -50,37 +55,33 @@ export async function run() {
   const start = async (args, env) => {
     const child = await startChild(args, env);
     children.push(child);
-    return child.url;
+    return child;
   };
   try {
-    const serveMocks = async (name, count) =>
-      start([CLI, 'serve-mocks', '--port', '0', '--data', await dataFile(dir, name, endpoints(count))]);
+    const serveMocks = async (name, count) => start([MOCK], { DATA_FILE: await dataFile(dir, name, endpoints(count)) });
     const small = await serveMocks('ten', 10);
     const big = await serveMocks('many', 10_000);
-    const path = '/endpoint/users/42?q=x';
-    const sample = await (await fetch(small + path)).text();
-    writeFileSync(join(dir, 'sample.json'), sample);
-    const bare = await start([BARE], { BODY_FILE: join(dir, 'sample.json') });
     const rows = [];
 
-    const targets = { subject: small + path, bare };
-    for (const url of Object.values(targets)) await load({ url, duration: 1 }); // warm up
-    log('mock templated :param, 3 responses: measuring');
-    const templated = await interleaved((url) => load({ url }), targets);
-    rows.push(throughputRow('mock templated :param, 3 responses', templated.subject, templated.bare));
+    const title = 'mock templated :param, 3 responses';
+    const url = `${small.url}/endpoint/users/42?q=x`;
+    const bare = await startBareLike(url, dir);
+    children.push(bare);
+    const targets = { subject: { url, pid: small.pid }, base: bare };
+    for (const server of Object.values(targets)) await load(server, { duration: 1 }); // warm up
+    log(`${title}: measuring`);
+    rows.push(versusBare(title, await paired(load, targets), '≥ 0.4'));
 
-    log('route lookup over HTTP, 10,000 endpoints vs 10: measuring');
-    const hit = '/endpoint/r4/7/items';
-    for (const url of [big + hit, small + hit]) await load({ url, duration: 1 }); // warm up
-    const lookup = await interleaved((url) => load({ url }), { subject: big + hit, bare: small + hit }, 'p50');
-    const { subject, bare: base } = lookup;
-    // Against the 10-endpoint server, not bare node:http: the ratio is of p50 latency, ≤ 1.2 wanted.
-    rows.push({
-      ...throughputRow('route lookup over HTTP, 10,000 vs 10', subject, base),
-      ratio: (subject.p50 / base.p50).toFixed(2),
-      'bare p99 ms': `${base.p99} (p50 ${base.p50})`,
-    });
-    rows.push(lookupRow());
+    for (const [kind, hit] of [
+      ['parameter', '/endpoint/r4/7/items'],
+      ['static', '/endpoint/e3'],
+    ]) {
+      const urls = { subject: big.url + hit, base: small.url + hit };
+      await pairedP50s(urls, LOOKUPS, 1); // warm up
+      log(`route lookup over HTTP, ${kind} hit, 10,000 endpoints vs 10: measuring`);
+      rows.push(versusBase(`route ${kind} hit over HTTP, 10,000 vs 10`, await pairedP50s(urls, LOOKUPS), '≤ 1.2'));
+    }
+    rows.push(await lookupRow());
     return rows;
   } finally {
     await Promise.all(children.map((child) => child.stop()));
@@ -88,8 +89,8 @@ export async function run() {
   }
 }
 
-/** In process: p50 of batches of parameter-path lookups, 10,000 routes against 10. */
-function lookupRow() {
+/** In process: p50 of batches of 1,000 parameter-path lookups, 10,000 routes against 10, in paired rounds. */
+async function lookupRow() {
   const table = (count) => {
     const routes = new RouteTable();
     for (const e of endpoints(count)) routes.set(e.name, e.path ?? e.name, undefined, e.name);
@@ -100,21 +101,11 @@ function lookupRow() {
     for (let b = 0; b < 200; b++) {
       const start = process.hrtime.bigint();
       for (let i = 0; i < 1000; i++) routes.find('GET', 'r4/7/items');
-      batches.push(Number(process.hrtime.bigint() - start) / 1000);
+      batches.push(Number(process.hrtime.bigint() - start) / 1e6);
     }
-    return batches.sort((a, b) => a - b)[100];
+    return { p50Us: median(batches) };
   };
-  const many = table(10_000);
-  const few = table(10);
-  p50(many), p50(few); // warm up
-  const [manyNs, fewNs] = [p50(many), p50(few)];
-  return {
-    benchmark: 'route lookup in process, 10,000 vs 10',
-    'req/s': '-',
-    'bare req/s': '-',
-    ratio: (manyNs / fewNs).toFixed(2),
-    'p50 ms': `${Math.round(manyNs)} ns`,
-    'p99 ms': '-',
-    'bare p99 ms': `${Math.round(fewNs)} ns`,
-  };
+  const tables = { subject: table(10_000), base: table(10) };
+  await paired(p50, tables, 1); // warm up
+  return versusBase('route parameter lookup in process, 10,000 vs 10', await paired(p50, tables), '≤ 1.2');
 }
