@@ -10,8 +10,9 @@ import { tempDir } from './helpers/temp.js';
  * The README's walkthrough, run as a new user would: every `sh` block (not `sh skip`) in order, in one
  * shell, in an empty folder, with `npx snippetkit` meaning this build. Ports 3000 and 16540 are
  * rewritten to free ones. A line that runs until stopped (a server, a --follow) runs in the background
- * until its first output line; it gets Ctrl+C when the same server is started again, or at the end,
- * and must then exit 0. Every other command must succeed (curl fails on HTTP errors here).
+ * until its first output line; it gets Ctrl+C when the same server is started again (a --follow first,
+ * as it would end with its server), or at the end, and must then exit 0. Every other command must
+ * succeed (curl fails on HTTP errors here).
  */
 type Step = { kind: 'script'; text: string } | { kind: 'background'; command: string; name: string };
 
@@ -139,7 +140,10 @@ describe('README', function () {
           expect(result, `README block failed:\n${step.text}\n--- output ---\n${shell.output()}`).to.equal('ok');
           continue;
         }
-        if (running.has(step.name)) await stop(step.name);
+        if (running.has(step.name)) {
+          if (step.name !== 'follow' && running.has('follow')) await stop('follow');
+          await stop(step.name);
+        }
         // the group reports the pid, then the exit code, on the shell's own output (fd 3); the command's output
         // is tagged, to find its first line
         const group = `{ ${step.command} & p=$!; echo "__PID_${id}__ $p" >&3; wait $p; echo "__EXIT_${id}__ $?" >&3; }`;

@@ -19,7 +19,7 @@ export type ServeMocksFlags = {
 export function registerServeMocks(program: Command): void {
   program
     .command('serve-mocks')
-    .description('start the mock server: named JSON endpoints with a status code and a delay')
+    .description('start the mock server: JSON endpoints with paths, methods, conditional answers, delays and faults')
     .option('-p, --port <port>', 'port to listen on (env SNIPPETKIT_MOCK_PORT; default 16540)')
     .option('-H, --host <host>', 'address to listen on', '127.0.0.1')
     .option('-d, --data <file>', 'SQLite data file (env SNIPPETKIT_MOCK_DATA; default in your data folder)')
@@ -27,7 +27,10 @@ export function registerServeMocks(program: Command): void {
     .option('--max-body <size>', 'largest API request body, e.g. 512kb (env SNIPPETKIT_MOCK_MAX_BODY; default 1MB)')
     .option('--log-size <n>', 'requests kept in each endpoint\'s log (env SNIPPETKIT_MOCK_LOG_SIZE; default 100)')
     .option('--trust-proxy', 'honour X-Forwarded-For/-Proto/-Host/-Prefix (env SNIPPETKIT_MOCK_TRUST_PROXY)')
-    .option('--no-cors', 'no CORS headers nor preflights on /endpoint/* (env SNIPPETKIT_MOCK_CORS=false)')
+    .option(
+      '--no-cors',
+      'no CORS headers nor preflights, on /endpoint/* and the management API /api/* (env SNIPPETKIT_MOCK_CORS=false)',
+    )
     .addOption(allowedHostOption('SNIPPETKIT_MOCK_ALLOWED_HOSTS'))
     .option('-q, --quiet', 'print nothing but errors')
     .addHelpText(

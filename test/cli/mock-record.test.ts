@@ -4,6 +4,56 @@ import { join } from 'node:path';
 import { runCli, startServerProcess, type ServerProcess } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
+// Every field of the record (docs/mock-api.md), each `when` part and each answer field in some response.
+const ORDERS = {
+  path: 'orders/:id',
+  methods: ['GET', 'PUT', 'POST'],
+  statusCode: 200,
+  data: { id: '{{params.id}}' },
+  headers: { 'X-Request-Id': '{{uuid}}' },
+  delay: { min: 10, max: 20 },
+  template: true,
+  fault: 'hang',
+  faultRate: 0.1,
+  pick: 'first-match',
+  responses: [
+    { when: { method: 'PUT' }, statusCode: 204 },
+    { when: { params: { id: '7' }, query: { role: ['admin', 'root'] } }, data: { admin: true } },
+    { when: { headers: { 'x-fail': '1' } }, fault: 'reset', faultRate: 0.25 },
+    { when: { body: { kind: 'csv' } }, body: 'id\n{{params.id}}', headers: { 'Content-Type': 'text/csv' }, delay: 5 },
+  ],
+};
+const ORDERS_SHOWN = [
+  'orders  status 200  delay 10-20 ms  hits 0',
+  'url       URL',
+  'path      orders/:id',
+  'methods   GET, PUT, POST',
+  'template  on: strings in data, body and headers are rendered per request',
+  'fault     hang on 10% of requests',
+  'header X-Request-Id: {{uuid}}',
+  '{',
+  '  "id": "{{params.id}}"',
+  '}',
+  '',
+  'responses (4, pick first-match)',
+  '#0 when method PUT',
+  '   status 204',
+  '#1 when params id=7, query role=admin|root',
+  '   data',
+  '   {',
+  '     "admin": true',
+  '   }',
+  '#2 when headers x-fail=1',
+  '   fault reset on 25% of requests',
+  '#3 when body {"kind":"csv"}',
+  '   delay 5 ms',
+  '   header Content-Type: text/csv',
+  '   body',
+  '   id',
+  '   {{params.id}}',
+  '',
+];
+
 describe('snippetkit mock add and get: the new record fields against a real server', function () {
   this.timeout(60_000); // each CLI run takes seconds on a loaded 2-core machine
   let temp: ReturnType<typeof tempDir>;
@@ -81,6 +131,31 @@ describe('snippetkit mock add and get: the new record fields against a real serv
     const replaced = await cli(['add', 'login', '--endpoint', saved, '--force', '--status', '403']);
     expect(replaced.code, replaced.stderr).to.equal(0);
     expect(await record('login')).to.include({ statusCode: 403, pick: 'first-match' });
+  });
+
+  it('shows every field of a whole record, each response with its condition', async () => {
+    const added = await cli(['add', 'orders', '--endpoint', file('orders.json', JSON.stringify(ORDERS))]);
+    expect(added.code, added.stderr).to.equal(0);
+    const shown = await cli(['get', 'orders']);
+    expect(shown.code, shown.stderr).to.equal(0);
+    expect(shown.stdout).to.equal(ORDERS_SHOWN.join('\n').replace('URL', `${server.url}/endpoint/orders/:id`));
+  });
+
+  it('stores --delay 100-400 as a range, drawn per request within it', async () => {
+    const added = await cli(['add', 'slow', file('slow.json', '{}'), '--delay', '100-400']);
+    expect(added.code, added.stderr).to.equal(0);
+    expect((await record('slow')).delay).to.deep.equal({ min: 100, max: 400 });
+    const started = performance.now();
+    expect((await fetch(`${server.url}/endpoint/slow`)).status).to.equal(200);
+    expect(performance.now() - started).to.be.at.least(95); // timers may fire a hair early; no upper bound here
+    expect((await cli(['get', 'slow'])).stdout).to.match(/^slow {2}status 200 {2}delay 100-400 ms {2}hits 1\n/);
+  });
+
+  it('stores --fault hang --fault-rate 0.5, shown as the share of requests', async () => {
+    const added = await cli(['add', 'stuck', file('stuck.json', '{}'), '--fault', 'hang', '--fault-rate', '0.5']);
+    expect(added.code, added.stderr).to.equal(0);
+    expect(await record('stuck')).to.include({ fault: 'hang', faultRate: 0.5 });
+    expect((await cli(['get', 'stuck'])).stdout).to.include('\nfault     hang on 50% of requests\n');
   });
 
   it('passes on the server refusing a field of an --endpoint record, which stores nothing', async () => {
