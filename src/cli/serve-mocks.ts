@@ -9,6 +9,7 @@ export type ServeMocksFlags = {
   maxDelay?: string;
   maxBody?: string;
   logSize?: string;
+  maxEndpoints?: string;
   trustProxy?: boolean;
   cors: boolean;
   allowedHost?: string[];
@@ -26,6 +27,7 @@ export function registerServeMocks(program: Command): void {
     .option('--max-delay <ms>', 'largest delay an endpoint may have (env SNIPPETKIT_MOCK_MAX_DELAY; default 60000)')
     .option('--max-body <size>', 'largest API request body, e.g. 512kb (env SNIPPETKIT_MOCK_MAX_BODY; default 1MB)')
     .option('--log-size <n>', 'requests kept in each endpoint\'s log (env SNIPPETKIT_MOCK_LOG_SIZE; default 100)')
+    .option('--max-endpoints <n>', 'most endpoints the server holds (env SNIPPETKIT_MOCK_MAX_ENDPOINTS; default 10000)')
     .option('--trust-proxy', 'honour X-Forwarded-For/-Proto/-Host/-Prefix (env SNIPPETKIT_MOCK_TRUST_PROXY)')
     .option('--no-cors', 'no CORS headers nor preflights on /endpoint/* (env SNIPPETKIT_MOCK_CORS=false)')
     .addOption(allowedHostOption('SNIPPETKIT_MOCK_ALLOWED_HOSTS'))

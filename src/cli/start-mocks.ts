@@ -20,7 +20,7 @@ export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.Proces
     host: flags.host,
     allowedHosts: settings.allowedHosts,
     hostRefusal: (message) => ({ success: false, message }),
-    open: () => openMockStore(file, { logSize: settings.logSize, logger }),
+    open: () => openMockStore(file, { logSize: settings.logSize, maxEndpoints: settings.maxEndpoints, logger }),
     handler: (store) => createMockHandler({ store, config: { maxDelay, maxBody, cors, trustProxy }, logger, feed }),
     // Open request-log streams (the web page) would otherwise hold shutdown for the grace period.
     beforeClose: () => feed.close(),
