@@ -3,6 +3,7 @@ import { createKeyQueue } from '../store/key-queue.js';
 import { openSqliteKeyv, type SqliteKeyv } from '../store/sqlite.js';
 import type { MockInput, StoredMock } from './record.js';
 import { silentLogger, type Logger } from '../server/logger.js';
+import { DEFAULT_MAX_LOG_BYTES } from './log-budget.js';
 import { DEFAULT_LOG_SIZE, type EndpointStats } from './request-log.js';
 import { DEFAULT_FLUSH_MS, openStatsJournal } from './stats-journal.js';
 import { RouteTable, type Lookup } from './routes.js';
@@ -50,6 +51,8 @@ const KEY = 'endpoint:';
 export type MockStoreOptions = {
   /** Requests each endpoint's log keeps, in memory and in the file. */
   logSize: number;
+  /** Bytes all request logs keep together, in memory and in the file; past it the oldest entries go. */
+  maxLogBytes: number;
   /** How often counters and log entries are saved, in milliseconds. */
   flushMs: number;
   /** Most endpoints the store holds; creating one more is a 507. */
@@ -62,6 +65,7 @@ export const DEFAULT_MAX_ENDPOINTS = 10_000;
 
 const DEFAULT_STORE_OPTIONS: MockStoreOptions = {
   logSize: DEFAULT_LOG_SIZE,
+  maxLogBytes: DEFAULT_MAX_LOG_BYTES,
   flushMs: DEFAULT_FLUSH_MS,
   maxEndpoints: DEFAULT_MAX_ENDPOINTS,
   logger: silentLogger,
