@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { DEFAULT_MOCK_CONFIG } from '../mocks/app.js';
+import { DEFAULT_MAX_LOG_BYTES } from '../mocks/log-budget.js';
 import { DEFAULT_LOG_SIZE } from '../mocks/request-log.js';
+import { DEFAULT_MAX_ENDPOINTS } from '../mocks/store.js';
 import {
   flagSchema,
   hostNamesSchema,
@@ -18,6 +20,8 @@ export const DEFAULT_MOCK_PORT = 16540;
 // Memory and disk grow with endpoints x log size x up to 64 KiB a body: a cap keeps a typo from reserving gigabytes.
 const MAX_LOG_SIZE = 10_000;
 const LOG_SIZE = `a whole number from 1 to ${MAX_LOG_SIZE}`;
+const AT_LEAST_ONE = 'a whole number of at least 1';
+const AT_LEAST_A_BYTE = 'a size of at least 1 byte, such as 1MB or 65536';
 
 /** What serve-mocks runs with, from its flags and SNIPPETKIT_MOCK_* variables. */
 export const mockSettingsSchema = settingsObject({
@@ -25,8 +29,10 @@ export const mockSettingsSchema = settingsObject({
   /** The SQLite file; undefined = the default one in the user's data folder. */
   data: textSchema.optional(),
   maxDelay: wholeNumberSchema,
-  maxBody: sizeSchema.pipe(z.number().min(1, { error: 'a size of at least 1 byte, such as 1MB or 65536' })),
+  maxBody: sizeSchema.pipe(z.number().min(1, { error: AT_LEAST_A_BYTE })),
   logSize: z.int({ error: LOG_SIZE }).min(1, { error: LOG_SIZE }).max(MAX_LOG_SIZE, { error: LOG_SIZE }),
+  maxEndpoints: z.int({ error: AT_LEAST_ONE }).min(1, { error: AT_LEAST_ONE }),
+  maxLogBytes: sizeSchema.pipe(z.number().min(1, { error: AT_LEAST_A_BYTE })),
   cors: flagSchema,
   trustProxy: flagSchema,
   allowedHosts: hostNamesSchema,
@@ -40,6 +46,18 @@ const SETTINGS: FlatSetting[] = [
   { key: 'maxDelay', flag: '--max-delay', env: 'SNIPPETKIT_MOCK_MAX_DELAY', fallback: DEFAULT_MOCK_CONFIG.maxDelay },
   { key: 'maxBody', flag: '--max-body', env: 'SNIPPETKIT_MOCK_MAX_BODY', fallback: DEFAULT_MOCK_CONFIG.maxBody },
   { key: 'logSize', flag: '--log-size', env: 'SNIPPETKIT_MOCK_LOG_SIZE', fallback: DEFAULT_LOG_SIZE },
+  {
+    key: 'maxEndpoints',
+    flag: '--max-endpoints',
+    env: 'SNIPPETKIT_MOCK_MAX_ENDPOINTS',
+    fallback: DEFAULT_MAX_ENDPOINTS,
+  },
+  {
+    key: 'maxLogBytes',
+    flag: '--max-log-bytes',
+    env: 'SNIPPETKIT_MOCK_MAX_LOG_BYTES',
+    fallback: DEFAULT_MAX_LOG_BYTES,
+  },
   { key: 'cors', flag: '--no-cors', env: 'SNIPPETKIT_MOCK_CORS', fallback: DEFAULT_MOCK_CONFIG.cors },
   { key: 'trustProxy', flag: '--trust-proxy', env: 'SNIPPETKIT_MOCK_TRUST_PROXY', fallback: false },
   { key: 'allowedHosts', flag: '--allowed-host', env: 'SNIPPETKIT_MOCK_ALLOWED_HOSTS', fallback: [] },

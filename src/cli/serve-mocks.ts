@@ -9,6 +9,8 @@ export type ServeMocksFlags = {
   maxDelay?: string;
   maxBody?: string;
   logSize?: string;
+  maxEndpoints?: string;
+  maxLogBytes?: string;
   trustProxy?: boolean;
   cors: boolean;
   allowedHost?: string[];
@@ -26,6 +28,11 @@ export function registerServeMocks(program: Command): void {
     .option('--max-delay <ms>', 'largest delay an endpoint may have (env SNIPPETKIT_MOCK_MAX_DELAY; default 60000)')
     .option('--max-body <size>', 'largest API request body, e.g. 512kb (env SNIPPETKIT_MOCK_MAX_BODY; default 1MB)')
     .option('--log-size <n>', 'requests kept in each endpoint\'s log (env SNIPPETKIT_MOCK_LOG_SIZE; default 100)')
+    .option('--max-endpoints <n>', 'most endpoints the server holds (env SNIPPETKIT_MOCK_MAX_ENDPOINTS; default 10000)')
+    .option(
+      '--max-log-bytes <size>',
+      'bytes all request logs keep together; the oldest go first (env SNIPPETKIT_MOCK_MAX_LOG_BYTES; default 256MB)',
+    )
     .option('--trust-proxy', 'honour X-Forwarded-For/-Proto/-Host/-Prefix (env SNIPPETKIT_MOCK_TRUST_PROXY)')
     .option(
       '--no-cors',

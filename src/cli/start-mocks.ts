@@ -13,14 +13,14 @@ export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.Proces
   const settings = loadMockSettings(flags, env);
   const file = settings.data ?? defaultDataFile('mocks');
   const logger = consoleLogger(flags.quiet);
-  const { maxDelay, maxBody, cors, trustProxy } = settings;
+  const { maxDelay, maxBody, cors, trustProxy, logSize, maxEndpoints, maxLogBytes } = settings;
   const feed = new RequestFeed();
   await serveUntilSignal({
     port: settings.port,
     host: flags.host,
     allowedHosts: settings.allowedHosts,
     hostRefusal: (message) => ({ success: false, message }),
-    open: () => openMockStore(file, { logSize: settings.logSize, logger }),
+    open: () => openMockStore(file, { logSize, maxEndpoints, maxLogBytes, logger }),
     handler: (store) => createMockHandler({ store, config: { maxDelay, maxBody, cors, trustProxy }, logger, feed }),
     // Open request-log streams (the web page) would otherwise hold shutdown for the grace period.
     beforeClose: () => feed.close(),

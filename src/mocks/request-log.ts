@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { BudgetedLog, LogBudget } from './log-budget.js';
 import type { Answered } from './record.js';
 
 /** How many requests each endpoint remembers by default (`--log-size`), and how much of each body. */
@@ -36,11 +37,16 @@ export type EndpointStats = {
  * ones it has saved. The first request after a save calls `changed`, once, so the serving path pays
  * a flag test per request and the journal a push per endpoint per batch. Entries loaded from the
  * file stay JSON text until first read: a string is one object to the garbage collector where a
- * parsed entry is a dozen, which made start-up with a million saved entries GC-bound.
+ * parsed entry is a dozen, which made start-up with a million saved entries GC-bound. Every entry
+ * is charged to the shared `budget`, which may evict the oldest (log-budget.ts).
  */
-export class RequestLog {
-  private ring: (LoggedRequest | string)[] = [];
-  private next = 0;
+export class RequestLog implements BudgetedLog {
+  private ring: (LoggedRequest | string | undefined)[] = [];
+  /** The bytes each entry was charged, at the same index. */
+  private bytes: number[] = [];
+  /** Where the oldest entry is. */
+  private start = 0;
+  size = 0;
   /** The number of the newest request. */
   count = 0;
   /** Requests numbered up to this one are in the data file. */
@@ -51,14 +57,12 @@ export class RequestLog {
 
   constructor(
     readonly capacity: number,
+    private readonly budget: LogBudget,
     private readonly changed: () => void = () => {},
   ) {}
 
   add(entry: LoggedRequest): void {
-    if (this.ring.length < this.capacity) this.ring.push(entry);
-    else this.ring[this.next] = entry;
-    this.next = (this.next + 1) % this.capacity;
-    this.count++;
+    this.push(entry, entryBytes(entry));
     this.lastCall = entry.time;
     this.mark();
   }
@@ -75,39 +79,69 @@ export class RequestLog {
     this.marked = false;
   }
 
-  /** Starts from saved entries (oldest first) without marking the log changed. */
+  /** Starts from saved entries (oldest first) without marking the log changed, unless the budget evicts. */
   restore(saved: SavedLog): void {
-    this.ring = saved.entries.slice(-this.capacity);
-    this.next = this.ring.length % this.capacity;
-    this.count = this.saved = saved.count;
+    const entries = saved.entries.slice(-this.capacity);
+    this.count = this.saved = saved.count - entries.length;
     this.lastCall = saved.lastCall;
+    for (const entry of entries) {
+      this.push(entry, entry.length);
+      this.saved++;
+    }
   }
 
   /** Forgets every entry (they are saved as cleared); numbering and lastCall go on. */
   clear(): void {
-    this.ring = [];
-    this.next = 0;
+    while (this.size > 0) this.dropOldest();
     this.saved = this.count;
   }
 
-  newestFirst(limit = this.ring.length): LoggedRequest[] {
+  evict(seq: number): void {
+    if (this.size === 0 || seq !== this.count - this.size + 1) return;
+    this.dropOldest();
+    // The next batch cuts the saved log to what is left.
+    this.mark();
+  }
+
+  newestFirst(limit = this.size): LoggedRequest[] {
     const out: LoggedRequest[] = [];
-    const size = this.ring.length;
-    for (let i = 1; i <= Math.min(limit, size); i++) {
-      const at = (this.next - i + size) % size;
+    for (let i = this.size - 1; i >= Math.max(0, this.size - limit); i--) {
+      const at = (this.start + i) % this.capacity;
       let entry = this.ring[at]!;
       if (typeof entry === 'string') this.ring[at] = entry = JSON.parse(entry) as LoggedRequest;
       out.push(entry);
     }
     return out;
   }
+
+  private push(entry: LoggedRequest | string, bytes: number): void {
+    if (this.size === this.capacity) this.dropOldest();
+    const at = (this.start + this.size) % this.capacity;
+    this.ring[at] = entry;
+    this.bytes[at] = bytes;
+    this.size++;
+    this.count++;
+    this.budget.charge(this, this.count, bytes);
+  }
+
+  private dropOldest(): void {
+    this.budget.release(this.bytes[this.start]!);
+    this.ring[this.start] = undefined;
+    this.start = (this.start + 1) % this.capacity;
+    this.size--;
+  }
 }
 
-/** Fresh counters, or those saved; `changed` as for RequestLog. */
-export function newStats(capacity: number, changed?: () => void, saved?: SavedLog): EndpointStats {
-  const requests = new RequestLog(capacity, changed);
-  if (saved) requests.restore(saved);
-  return { hits: saved?.hits ?? 0, sequence: saved?.sequence ?? 0, requests };
+/** About what an entry holds in memory, and as JSON in the file; headers and URL can be 16 KiB. */
+function entryBytes(entry: LoggedRequest): number {
+  let bytes = 200 + entry.url.length + entry.body.length;
+  for (const [name, value] of Object.entries(entry.headers)) bytes += name.length + String(value).length + 6;
+  return bytes;
+}
+
+/** Fresh counters; `changed` as for RequestLog. */
+export function newStats(capacity: number, budget: LogBudget, changed?: () => void): EndpointStats {
+  return { hits: 0, sequence: 0, requests: new RequestLog(capacity, budget, changed) };
 }
 
 /** What the data file holds for one endpoint. */

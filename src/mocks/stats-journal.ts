@@ -10,6 +10,7 @@ import {
   type Query,
   type StatsRow,
 } from '../store/mock-stats-sqlite.js';
+import { LogBudget } from './log-budget.js';
 import { newStats, type EndpointStats, type SavedLog } from './request-log.js';
 
 /** How often changed counters and new log entries are written, in milliseconds (docs/mock-api.md). */
@@ -18,6 +19,8 @@ export const DEFAULT_FLUSH_MS = 200;
 export type StatsJournalOptions = {
   /** Entries kept per endpoint, in memory and in the file. */
   logSize: number;
+  /** Bytes all logs keep together, in memory and in the file (log-budget.ts). */
+  maxLogBytes: number;
   flushMs: number;
   /** Told when a save fails (it is retried) and when saving works again. */
   logger: Logger;
@@ -48,6 +51,7 @@ export async function openStatsJournal(
   options: StatsJournalOptions,
 ): Promise<StatsJournal> {
   const { logSize, flushMs, logger } = options;
+  const budget = new LogBudget(options.maxLogBytes);
   await prepareStatsTables(query, file);
   const saved = new Map<string, SavedLog>();
   for (const [name, found] of await loadSaved(query, logSize)) {
@@ -88,7 +92,8 @@ export async function openStatsJournal(
       // At most the ring's worth: in a flood, older unsaved requests were overwritten and would be pruned.
       const fresh = log.newestFirst(upTo - log.saved);
       fresh.forEach((entry, i) => rows.push({ name, seq: upTo - i, entry }));
-      if (fresh.length > 0) cutoffs.push([name, upTo - logSize]);
+      // Rows older than the log's oldest entry: past --log-size, or evicted by the byte budget.
+      cutoffs.push([name, upTo - log.size]);
       stats.push({ name, hits: endpoint.hits, lastCall: log.lastCall, sequence: endpoint.sequence });
       taken.push([endpoint, upTo]);
     }
@@ -111,14 +116,16 @@ export async function openStatsJournal(
     statsFor(name) {
       const found = saved.get(name);
       saved.delete(name);
-      const stats: EndpointStats = newStats(
-        logSize,
-        () => {
-          marked.push([name, stats]);
-          schedule();
-        },
-        found,
-      );
+      const stats: EndpointStats = newStats(logSize, budget, () => {
+        marked.push([name, stats]);
+        schedule();
+      });
+      if (found) {
+        stats.hits = found.hits;
+        stats.sequence = found.sequence;
+        // After `stats` is set: the budget may evict as it loads, which marks the log.
+        stats.requests.restore(found);
+      }
       return stats;
     },
     async dropUnclaimed() {
@@ -132,6 +139,8 @@ export async function openStatsJournal(
     },
     drop(name, stats) {
       dropped.add(stats);
+      // Gives its entries' bytes back to the budget.
+      stats.requests.clear();
       return run(() => deleteSaved(query, [name]));
     },
     async close() {

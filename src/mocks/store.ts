@@ -3,6 +3,7 @@ import { createKeyQueue } from '../store/key-queue.js';
 import { openSqliteKeyv, type SqliteKeyv } from '../store/sqlite.js';
 import type { MockInput, StoredMock } from './record.js';
 import { silentLogger, type Logger } from '../server/logger.js';
+import { DEFAULT_MAX_LOG_BYTES } from './log-budget.js';
 import { DEFAULT_LOG_SIZE, type EndpointStats } from './request-log.js';
 import { DEFAULT_FLUSH_MS, openStatsJournal } from './stats-journal.js';
 import { RouteTable, type Lookup } from './routes.js';
@@ -50,14 +51,23 @@ const KEY = 'endpoint:';
 export type MockStoreOptions = {
   /** Requests each endpoint's log keeps, in memory and in the file. */
   logSize: number;
+  /** Bytes all request logs keep together, in memory and in the file; past it the oldest entries go. */
+  maxLogBytes: number;
   /** How often counters and log entries are saved, in milliseconds. */
   flushMs: number;
+  /** Most endpoints the store holds; creating one more is a 507. */
+  maxEndpoints: number;
   logger: Logger;
 };
 
+/** Anyone who reaches the port may create endpoints, and each holds a log: a cap bounds memory and the file. */
+export const DEFAULT_MAX_ENDPOINTS = 10_000;
+
 const DEFAULT_STORE_OPTIONS: MockStoreOptions = {
   logSize: DEFAULT_LOG_SIZE,
+  maxLogBytes: DEFAULT_MAX_LOG_BYTES,
   flushMs: DEFAULT_FLUSH_MS,
+  maxEndpoints: DEFAULT_MAX_ENDPOINTS,
   logger: silentLogger,
 };
 
@@ -97,6 +107,8 @@ export async function createMockStore(db: SqliteKeyv, options: MockStoreOptions)
   const queue = createKeyQueue();
   // Routes of writes under way: writes of different names run side by side, and each must see the others.
   const reserved = new RouteTable<undefined>();
+  // New names being written: they count against maxEndpoints before they are in `endpoints`.
+  let creating = 0;
 
   const write = async (input: MockInput, replace: boolean): Promise<WriteResult> => {
     const { name } = input;
@@ -105,7 +117,9 @@ export async function createMockStore(db: SqliteKeyv, options: MockStoreOptions)
     const pattern = patternOf(input);
     const other = routes.conflict(name, pattern, input.methods) ?? reserved.conflict(name, pattern, input.methods);
     if (other !== undefined) throw conflictError(pattern, other);
+    if (!existing && endpoints.size + creating >= options.maxEndpoints) throw fullError(options.maxEndpoints);
     reserved.set(name, pattern, input.methods, undefined);
+    if (!existing) creating++;
     try {
       const now = new Date().toISOString();
       const record: StoredMock = { ...input, created: existing?.record.created ?? now, updated: now };
@@ -118,6 +132,7 @@ export async function createMockStore(db: SqliteKeyv, options: MockStoreOptions)
       return { created: !existing, endpoint };
     } finally {
       reserved.remove(name);
+      if (!existing) creating--;
     }
   };
 
@@ -163,7 +178,13 @@ function patternOf(input: MockInput): string {
   return input.path ?? input.name;
 }
 
-// The store's one client error: which endpoint is in the way is known only here, as the write is made.
+// Refused here, where both the endpoints and the writes under way are counted.
+function fullError(max: number): HttpError {
+  const message = `no room for another endpoint: the server holds at most ${max} (--max-endpoints); delete one first`;
+  return new HttpError(507, message);
+}
+
+// A 409: which endpoint is in the way is known only here, as the write is made.
 function conflictError(pattern: string, other: string): HttpError {
   return new HttpError(
     409,

@@ -105,6 +105,8 @@ describe('snippetkit serve-mocks (the process)', function () {
     [['--max-body', 'lots'], {}, '--max-body lots (flag) is not a size such as 1MB or 65536'],
     [['--log-size', '0'], {}, '--log-size 0 (flag) is not a whole number from 1 to 10000'],
     [['--log-size', '2.5'], {}, '--log-size 2.5 (flag) is not a whole number from 1 to 10000'],
+    [['--max-endpoints', '0'], {}, '--max-endpoints 0 (flag) is not a whole number of at least 1'],
+    [['--max-log-bytes', 'lots'], {}, '--max-log-bytes lots (flag) is not a size such as 1MB or 65536'],
     [
       [],
       { SNIPPETKIT_MOCK_LOG_SIZE: '10001' },
@@ -113,7 +115,7 @@ describe('snippetkit serve-mocks (the process)', function () {
     [['--allowed-host', 'http://x/'], {}, '--allowed-host http://x/ (flag) is not a host name such as dev.example or 192.168.1.5, or all'],
     [[], { SNIPPETKIT_MOCK_PORT: 'abc' }, 'SNIPPETKIT_MOCK_PORT=abc (environment) is not a port number from 0 to 65535'],
     [[], { SNIPPETKIT_MOCK_MAX_BODY: 'lots' }, 'SNIPPETKIT_MOCK_MAX_BODY=lots (environment) is not a size such as 1MB or 65536'],
-    [[], { SNIPPETKIT_MOCK_MAXBODY: '1kb' }, 'SNIPPETKIT_MOCK_MAXBODY (environment) is not a setting; known ones: SNIPPETKIT_MOCK_PORT, SNIPPETKIT_MOCK_DATA, SNIPPETKIT_MOCK_MAX_DELAY, SNIPPETKIT_MOCK_MAX_BODY, SNIPPETKIT_MOCK_LOG_SIZE, SNIPPETKIT_MOCK_CORS, SNIPPETKIT_MOCK_TRUST_PROXY, SNIPPETKIT_MOCK_ALLOWED_HOSTS'],
+    [[], { SNIPPETKIT_MOCK_MAXBODY: '1kb' }, 'SNIPPETKIT_MOCK_MAXBODY (environment) is not a setting; known ones: SNIPPETKIT_MOCK_PORT, SNIPPETKIT_MOCK_DATA, SNIPPETKIT_MOCK_MAX_DELAY, SNIPPETKIT_MOCK_MAX_BODY, SNIPPETKIT_MOCK_LOG_SIZE, SNIPPETKIT_MOCK_MAX_ENDPOINTS, SNIPPETKIT_MOCK_MAX_LOG_BYTES, SNIPPETKIT_MOCK_CORS, SNIPPETKIT_MOCK_TRUST_PROXY, SNIPPETKIT_MOCK_ALLOWED_HOSTS'],
     [[], { SNIPPETKIT_MOCK_CORS: 'off' }, 'SNIPPETKIT_MOCK_CORS=off (environment) is not true or false'],
     [[], { SNIPPETKIT_MOCK_TRUST_PROXY: 'false ' }, 'SNIPPETKIT_MOCK_TRUST_PROXY=false  (environment) is not true or false'],
   ] as const) {
@@ -124,6 +126,38 @@ describe('snippetkit serve-mocks (the process)', function () {
       expect(existsSync(join(temp.dir, 'm.sqlite')), 'nothing opened').to.equal(false);
     });
   }
+
+  it('refuses one endpoint more than --max-endpoints with a 507', async () => {
+    const args = ['serve-mocks', '--port', '0', '--data', join(temp.dir, 'm.sqlite'), '--max-endpoints', '1'];
+    const server = await startServerProcess(args);
+    try {
+      expect((await put(`${server.url}/api/endpoint/add`, { name: 'one', data: 1 })).status).to.equal(201);
+      const res = await put(`${server.url}/api/endpoint/add`, { name: 'two', data: 2 });
+      expect(res.status).to.equal(507);
+      expect(((await res.json()) as { message: string }).message).to.equal(
+        'no room for another endpoint: the server holds at most 1 (--max-endpoints); delete one first',
+      );
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('keeps the request logs within --max-log-bytes', async () => {
+    const args = ['serve-mocks', '--port', '0', '--data', join(temp.dir, 'm.sqlite'), '--max-log-bytes', '100kb'];
+    const server = await startServerProcess(args);
+    try {
+      await put(`${server.url}/api/endpoint/add`, { name: 'hook', data: 1 });
+      for (const n of [1, 2]) {
+        await fetch(`${server.url}/endpoint/hook?n=${n}`, { method: 'POST', body: 'x'.repeat(64 * 1024) });
+      }
+      const { requests } = (await (await fetch(`${server.url}/api/endpoint/hook/requests`)).json()) as {
+        requests: { url: string }[];
+      };
+      expect(requests.map((entry) => entry.url)).to.deep.equal(['/endpoint/hook?n=2']);
+    } finally {
+      await server.stop();
+    }
+  });
 
   it('takes its port from SNIPPETKIT_MOCK_PORT', async () => {
     const server = await startServerProcess(['serve-mocks', '--data', join(temp.dir, 'm.sqlite')], {
@@ -150,7 +184,8 @@ describe('snippetkit serve-mocks (the process)', function () {
   it('lists its flags and examples in --help', async () => {
     const result = await runCli(['serve-mocks', '--help']);
     expect(result.code).to.equal(0);
-    for (const flag of ['--port', '--host', '--data', '--max-delay', '--max-body', '--log-size', '--trust-proxy', '--no-cors', '--quiet']) {
+    const flags = ['--port', '--host', '--data', '--max-delay', '--max-body', '--log-size', '--max-endpoints'];
+    for (const flag of [...flags, '--max-log-bytes', '--trust-proxy', '--no-cors', '--quiet']) {
       expect(result.stdout).to.include(flag);
     }
     expect(result.stdout).to.include('Examples:');

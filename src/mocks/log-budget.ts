@@ -1,0 +1,49 @@
+/** The most bytes all request logs hold together, in memory and in the data file (`--max-log-bytes`). */
+export const DEFAULT_MAX_LOG_BYTES = 256 * 1024 * 1024;
+
+/** What the budget needs of a log: its numbering, and a way to drop its oldest entry. */
+export type BudgetedLog = {
+  /** The number of the newest entry. */
+  readonly count: number;
+  /** Entries held; they are numbered count - size + 1 to count. */
+  readonly size: number;
+  /** Drops the oldest entry when it is number `seq`; nothing otherwise (it is gone already). */
+  evict(seq: number): void;
+};
+
+/**
+ * One byte count over every endpoint's request log. Each endpoint keeps at most `--log-size`
+ * entries, but anyone may create endpoints and send 64 KiB bodies to each: past the budget the
+ * oldest entries of all logs go first, whichever endpoint they belong to.
+ */
+export class LogBudget {
+  private used = 0;
+  private entries = 0;
+  // Entries in the order they were charged; those already overwritten or cleared are skipped.
+  private queue: { log: BudgetedLog; seq: number }[] = [];
+  private head = 0;
+
+  constructor(readonly limit: number) {}
+
+  /** Counts entry `seq` of `log`, then evicts the oldest entries until the logs fit. */
+  charge(log: BudgetedLog, seq: number, bytes: number): void {
+    this.used += bytes;
+    this.entries++;
+    this.queue.push({ log, seq });
+    while (this.used > this.limit && this.head < this.queue.length) {
+      const oldest = this.queue[this.head++]!;
+      oldest.log.evict(oldest.seq);
+    }
+    // Overwritten entries leave their places behind: drop those once they outnumber the live ones.
+    if (this.queue.length - this.head > 2 * this.entries + 1024) {
+      this.queue = this.queue.slice(this.head).filter(({ log, seq }) => seq > log.count - log.size);
+      this.head = 0;
+    }
+  }
+
+  /** An entry left its log (overwritten, evicted or cleared). */
+  release(bytes: number): void {
+    this.used -= bytes;
+    this.entries--;
+  }
+}
