@@ -2,6 +2,8 @@ import { bad, checkMethod } from './validate-fields.js';
 
 /** Longest `path`, in characters. */
 export const MAX_PATH = 512;
+/** Most segments in a `path`: deeper routes only make lookups walk further. */
+export const MAX_SEGMENTS = 32;
 /** Most methods an endpoint may list. */
 const MAX_METHODS = 32;
 
@@ -24,6 +26,7 @@ export function checkPath(value: unknown): CheckedPath {
   const params: string[] = [];
   let optional = false;
   const segments = path.split('/');
+  if (segments.length > MAX_SEGMENTS) throw bad('path', `path must have at most ${MAX_SEGMENTS} segments`);
   for (const [i, segment] of segments.entries()) {
     const at = `path: segment ${i + 1} ('${segment}')`;
     if (segment === '') throw bad('path', `path: segment ${i + 1} is empty (two slashes in a row)`);

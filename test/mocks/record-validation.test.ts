@@ -16,6 +16,12 @@ const rows: Row[] = [
   { title: 'a numeric path', record: { path: 5 }, field: 'path', message: 'path must be a string such as users/:id' },
   { title: 'an empty path', record: { path: '/' }, field: 'path', message: 'path must not be empty' },
   {
+    title: 'a path of 33 segments',
+    record: { path: Array.from({ length: 33 }, () => 'a').join('/') },
+    field: 'path',
+    message: 'path must have at most 32 segments',
+  },
+  {
     title: 'a path of 513 characters',
     record: { path: 'a'.repeat(513) },
     field: 'path',

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { RouteTable, shapesOf } from '../../src/mocks/routes.js';
+import { MAX_VISITS, RouteTable, shapesOf } from '../../src/mocks/routes.js';
 
 type Def = [key: string, pattern: string, methods?: string[]];
 
@@ -160,6 +160,30 @@ describe('route table', () => {
       routes.remove('a');
       expect(routes.find('GET', 'x')).to.deep.equal({ allow: ['POST'] });
       expect(routes.find('POST', 'x')).to.deep.equal({ value: 'b', params: {} });
+    });
+  });
+
+  describe('a table built to be slow', () => {
+    // Every mix of `a` and `:p` over 13 segments, ending in `z`: about 16,000 nodes that a path of
+    // `a`s walks one by one before it reaches the root's wildcard, the last thing a lookup tries.
+    const depth = 13;
+    const slow = new RouteTable<string>();
+    for (let mask = 0; mask < 2 ** depth; mask++) {
+      const segments = Array.from({ length: depth }, (_, i) => ((mask >> i) & 1 ? ':p' : 'a'));
+      // Named parameters must differ within one path.
+      const pattern = [...segments.map((s, i) => (s === ':p' ? `:p${i}` : s)), 'z'].join('/');
+      slow.set(`r${mask}`, pattern, undefined, `r${mask}`);
+    }
+    slow.set('rest', '*', undefined, 'rest');
+    const as = Array.from({ length: depth }, () => 'a').join('/');
+
+    it(`gives up after ${MAX_VISITS} nodes rather than walk the whole table`, () => {
+      expect(slow.find('GET', `${as}/y`)).to.equal(undefined);
+    });
+
+    it('still finds what it reaches before the limit', () => {
+      expect((slow.find('GET', `${as}/z`) as { value: string }).value).to.equal('r0');
+      expect((slow.find('GET', 'b/c') as { value: string }).value).to.equal('rest');
     });
   });
 
