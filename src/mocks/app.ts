@@ -25,6 +25,8 @@ export type MockConfig = {
   eventKeepAliveMs: number;
   /** Open event streams (live request logs) in all; beyond, a 503. */
   maxEventStreams: number;
+  /** Requests a `hang` fault holds at once; past it, a hang closes the connection like `empty`. */
+  maxHangs: number;
 };
 
 export const DEFAULT_MOCK_CONFIG: MockConfig = {
@@ -35,6 +37,7 @@ export const DEFAULT_MOCK_CONFIG: MockConfig = {
   assets: DEFAULT_ASSETS,
   eventKeepAliveMs: 15_000,
   maxEventStreams: 1000,
+  maxHangs: 1000,
 };
 
 export type MockAppOptions = {
@@ -108,5 +111,5 @@ const PREFIX = '/endpoint/';
 function serving(options: MockAppOptions, config: MockConfig, logger: Logger): Serving {
   const { store, feed = new RequestFeed() } = options;
   const { cors, trustProxy } = config;
-  return { feed, serve: createEndpointServer({ store, cors, trustProxy, logger, feed }) };
+  return { feed, serve: createEndpointServer({ store, cors, trustProxy, logger, feed, maxHangs: config.maxHangs }) };
 }

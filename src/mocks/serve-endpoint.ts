@@ -3,7 +3,7 @@ import { corsHeaders, isPreflight, preflightHeaders } from '../http/cors.js';
 import { hasBody } from '../http/read-body.js';
 import type { Logger } from '../server/logger.js';
 import { buildHead, ENDPOINT_CORS, NO_BODY } from './answer-head.js';
-import { breakConnection } from './faults.js';
+import { breakConnection, type Hangs } from './faults.js';
 import type { Answered, Delay } from './record.js';
 import type { RequestFeed } from './request-feed.js';
 import { requestInput } from './request-input.js';
@@ -19,6 +19,8 @@ export type ServeEndpointOptions = {
   logger: Logger;
   /** Told of every request as it is logged (the page's live log). */
   feed: RequestFeed;
+  /** Requests a `hang` fault may hold at once; past it, a hang closes the connection. */
+  maxHangs: number;
 };
 
 /** Answers one request under /endpoint/ on the raw node objects; `path` is what follows, undecoded, no query. */
@@ -33,6 +35,7 @@ export type ServeEndpoint = (req: IncomingMessage, res: ServerResponse, path: st
  */
 export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoint {
   const { store, cors, trustProxy, logger, feed } = options;
+  const hangs: Hangs = { open: 0, max: options.maxHangs };
   // Keyed by the Endpoint object, which a write replaces, so a stale head or responder is never used.
   const plain = new WeakMap<Endpoint, Answer>();
   const responders = new WeakMap<Endpoint, Responder>();
@@ -86,7 +89,7 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
       const { fault } = variant;
       if (fault && Math.random() < variant.faultRate) {
         log({ response: variant.index, status: null, fault });
-        return later(res, draw(variant.delay), () => breakConnection(fault, req));
+        return later(res, draw(variant.delay), () => breakConnection(fault, req, hangs));
       }
       // Rendered now, so the log says what will be sent; `now` is when the request came in.
       let answer: Answer;

@@ -110,3 +110,37 @@ describe('faults seen from a client socket', () => {
     await until(async () => (await server.connections()) === 0 && timers() === before);
   });
 });
+
+describe('hang faults are capped', () => {
+  let server: TestMockServer;
+  before(async () => {
+    server = await startMockServer({ config: { maxHangs: 2 } });
+    await server.store.put(faulty('hang', 'hang'));
+  });
+  after(() => server.close());
+
+  /** Opens a hanging request and resolves once the server has taken it in. */
+  async function hang(): Promise<Socket> {
+    const { hostname, port } = new URL(server.url);
+    const socket = connect(Number(port), hostname);
+    socket.on('error', () => {});
+    const hits = server.store.get('hang')!.stats.hits;
+    socket.write('GET /endpoint/hang HTTP/1.1\r\nHost: x\r\n\r\n');
+    await until(() => server.store.get('hang')!.stats.hits === hits + 1);
+    return socket;
+  }
+
+  it('past maxHangs a hang closes the connection with no bytes; a client that leaves frees its place', async () => {
+    const first = await hang();
+    const second = await hang();
+    expect(await exchange(server.url, '/endpoint/hang')).to.deep.equal({ bytes: Buffer.alloc(0) });
+    first.destroy();
+    await until(async () => (await server.connections()) === 1);
+    // The freed place is taken again, which the next request, closed at once, shows.
+    const third = await hang();
+    expect(await exchange(server.url, '/endpoint/hang')).to.deep.equal({ bytes: Buffer.alloc(0) });
+    expect(second.destroyed || third.destroyed).to.equal(false);
+    second.destroy();
+    third.destroy();
+  });
+});
