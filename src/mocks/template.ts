@@ -1,5 +1,6 @@
 import Handlebars from 'handlebars';
 import { checkTemplate, type CompileBudget, newCompileBudget } from './template-ast.js';
+import { directRender } from './template-direct.js';
 import { createTemplateEnv } from './template-helpers.js';
 import { TemplateError } from './template-error.js';
 
@@ -34,15 +35,22 @@ function compileString(source: string, field: string, budget: CompileBudget): Re
     // Parsed and checked now, so a syntax error or an unknown helper is a 400 at save; Handlebars
     // compiles the checked program to code on its first render.
     const program = checkTemplate(Handlebars.parse(source), field, budget, env.helpers);
+    const direct = directRender(program);
+    if (direct) return guarded(direct, field);
     // JSON and text bodies, not HTML: nothing is escaped.
     template = env.compile(program, { noEscape: true, strict: false });
   } catch (err) {
     if (err instanceof TemplateError) throw err;
     throw new TemplateError(field, (err as Error).message);
   }
+  return guarded((input) => template(input, RUNTIME), field);
+}
+
+/** `render` with its failures (a limit, a helper's error) as TemplateErrors naming `field`. */
+function guarded(render: Render, field: string): Render {
   return (input) => {
     try {
-      return template(input, RUNTIME);
+      return render(input);
     } catch (err) {
       if (err instanceof TemplateError) throw err;
       throw new TemplateError(field, (err as Error).message);

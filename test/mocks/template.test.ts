@@ -57,6 +57,29 @@ describe('templates', () => {
     expect(render(source, body)).to.equal(stock);
   });
 
+  // Text and plain paths are rendered without Handlebars (template-direct.ts): the same text as Handlebars'.
+  for (const source of [
+    'user {{params.id}}!',
+    '{{query.tag}} {{query.tag.[1]}} {{[query].role}} {{"method"}}',
+    '{{headers.x-a}}{{body.items}}|{{body.items.length}}|{{params.id.length}}|{{body.o}}',
+    '{{body.zero}} {{body.no}} {{body.none}} {{body.none.x}} {{missing.deep.path}} {{body.zero.x}}',
+    'a {{! note }}\n  {{~ params.id ~}}  \n{{!-- long --}}\nb',
+  ]) {
+    it(`renders ${JSON.stringify(source)} as Handlebars does`, () => {
+      const body = { items: [1, 2], o: {}, zero: 0, no: false, none: null };
+      const runtime = { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false };
+      const stock = Handlebars.create().compile(source, { noEscape: true })(input(body), runtime);
+      expect(render(source, body)).to.equal(stock);
+    });
+  }
+
+  it('fails plain paths past the output limit, naming the field', () => {
+    const body = { big: 'x'.repeat(400_000) };
+    expect(failure(() => render('{{body.big}}{{body.big}}{{body.big}}', body)).message).to.equal(
+      `template error: body: the templates went over ${MAX_OUTPUT} characters of output for one request`,
+    );
+  });
+
   for (const source of [
     '{{constructor.constructor}}',
     '{{lookup this "constructor"}}',
