@@ -73,33 +73,34 @@ export function compileText(source: string, field: string, budget = newCompileBu
  */
 export function compileJson(json: string, field: string, budget = newCompileBudget()): Render {
   if (!json.includes('{{')) return () => json;
-  const build = compileValue(JSON.parse(json) as unknown, field, budget);
-  return (input) => JSON.stringify(build(input));
+  return compileValue(JSON.parse(json) as unknown, field, budget);
 }
 
-type Build = (input: TemplateInput) => unknown;
-
-function compileValue(value: unknown, field: string, budget: CompileBudget): Build {
-  if (typeof value === 'string') {
-    if (!value.includes('{{')) return () => value;
-    return compileString(value, field, budget);
+/**
+ * The JSON text of `value` with its strings rendered, written directly rather than building the
+ * value and stringifying it: keys and untemplated parts are JSON text once, at compile time. The
+ * text is what JSON.stringify gives: Object.entries of a parsed object are in its key order.
+ */
+function compileValue(value: unknown, field: string, budget: CompileBudget): Render {
+  if (typeof value === 'string' && value.includes('{{')) {
+    const render = compileString(value, field, budget);
+    return (input) => JSON.stringify(render(input));
   }
   if (Array.isArray(value)) {
     const items = value.map((item, i) => compileValue(item, `${field}[${i}]`, budget));
-    return (input) => items.map((item) => item(input));
+    return (input) => `[${items.map((item) => item(input)).join(',')}]`;
   }
   if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value).map(
-      ([key, item]) => [key, compileValue(item, `${field}.${key}`, budget)] as const,
-    );
+    const entries = Object.entries(value).map(([key, item], i) => {
+      const name = `${i === 0 ? '' : ','}${JSON.stringify(key)}:`;
+      return [name, compileValue(item, `${field}.${key}`, budget)] as const;
+    });
     return (input) => {
-      const out: Record<string, unknown> = {};
-      // defineProperty: a "__proto__" key from JSON stays a key.
-      for (const [key, item] of entries) {
-        Object.defineProperty(out, key, { value: item(input), enumerable: true, writable: true, configurable: true });
-      }
-      return out;
+      let text = '{';
+      for (const [key, item] of entries) text += key + item(input);
+      return `${text}}`;
     };
   }
-  return () => value;
+  const text = JSON.stringify(value);
+  return () => text;
 }

@@ -46,6 +46,12 @@ describe('templates', () => {
     expect(compileJson(json, 'data')(input())).to.equal('{"id":"7","n":[1,"PUT"],"__proto__":{"{{k}}":"/users/7"}}');
   });
 
+  it('writes the JSON text JSON.stringify would: key order, numbers, nested and empty values', () => {
+    const json = '{"b":"{{method}}","2":[1.50,true,null,{},"{{params.id}}"],"1":"x","a":[],"o":{"k":-0}}';
+    const expected = '{"1":"x","2":[1.5,true,null,{},"7"],"b":"PUT","a":[],"o":{"k":0}}';
+    expect(compileJson(json, 'data')(input())).to.equal(expected);
+  });
+
   it('iterates like Handlebars #each: arrays, objects, @index, @key, @first, @last, else, block params, ../', () => {
     const body = { objs: [{ n: 'a', sub: [1, 2] }, { n: 'b', sub: [] }], m: { x: 1, y: 2 } };
     const source =
