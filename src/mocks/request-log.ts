@@ -179,6 +179,22 @@ export function readLoggedBody(req: IncomingMessage, done: (body: string, trunca
   req.on('end', () => done(Buffer.concat(chunks, kept).toString('utf8'), truncated));
 }
 
+let isoMs = NaN;
+let iso = '';
+
+/**
+ * Now as ISO text, made once per millisecond: a busy endpoint takes several requests a millisecond,
+ * and toISOString() was the dearest step of logging one.
+ */
+export function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== isoMs) {
+    isoMs = ms;
+    iso = new Date(ms).toISOString();
+  }
+  return iso;
+}
+
 /** The client's address: with trustProxy the first X-Forwarded-For entry, as Koa's `ctx.ip` does. */
 export function clientIp(req: IncomingMessage, trustProxy: boolean): string | undefined {
   if (trustProxy) {

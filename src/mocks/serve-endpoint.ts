@@ -4,10 +4,10 @@ import { hasBody } from '../http/read-body.js';
 import type { Logger } from '../server/logger.js';
 import { buildHead, ENDPOINT_CORS, NO_BODY } from './answer-head.js';
 import { breakConnection, type Hangs } from './faults.js';
-import type { Answered, Delay } from './record.js';
+import type { Delay, Fault } from './record.js';
 import type { RequestFeed } from './request-feed.js';
 import { requestInput } from './request-input.js';
-import { clientIp, readLoggedBody, type LoggedRequest } from './request-log.js';
+import { clientIp, isoNow, readLoggedBody, type LoggedRequest } from './request-log.js';
 import { compileResponder, isPlain, type Answer, type Responder } from './responder.js';
 import type { Endpoint, MockStore } from './store.js';
 import { TemplateError } from './template.js';
@@ -36,23 +36,16 @@ export type ServeEndpoint = (req: IncomingMessage, res: ServerResponse, path: st
 export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoint {
   const { store, cors, trustProxy, logger, feed } = options;
   const hangs: Hangs = { open: 0, max: options.maxHangs };
-  // Keyed by the Endpoint object, which a write replaces, so a stale head or responder is never used.
-  const plain = new WeakMap<Endpoint, Answer>();
-  const responders = new WeakMap<Endpoint, Responder>();
-  const plainAnswer = (endpoint: Endpoint): Answer => {
-    let answer = plain.get(endpoint);
-    if (!answer) {
-      const { statusCode: status, headers = {} } = endpoint.record;
-      const { body } = endpoint;
-      const head = buildHead(status, headers, body.length, 'application/json; charset=utf-8', cors);
-      plain.set(endpoint, (answer = { status, head, body }));
+  // Keyed by the Endpoint object, which a write replaces, so a stale answer or responder is never used.
+  // Made once per version: whether it is plain, and what it answers with.
+  const prepared = new WeakMap<Endpoint, Answer | Responder>();
+  const prepare = (endpoint: Endpoint): Answer | Responder => {
+    let ready = prepared.get(endpoint);
+    if (!ready) {
+      ready = isPlain(endpoint.record) ? plainAnswer(endpoint, cors) : compileResponder(endpoint.record, cors);
+      prepared.set(endpoint, ready);
     }
-    return answer;
-  };
-  const responderOf = (endpoint: Endpoint): Responder => {
-    let responder = responders.get(endpoint);
-    if (!responder) responders.set(endpoint, (responder = compileResponder(endpoint.record, cors)));
-    return responder;
+    return ready;
   };
 
   const serve: ServeEndpoint = (req, res, path) => {
@@ -61,10 +54,11 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
     if (!found) return notFound(req, res, path, cors);
     if ('allow' in found) return notAllowed(req, res, found.allow, cors);
     const { value: endpoint, params } = found;
-    const time = new Date().toISOString();
+    const time = isoNow();
     const received = (body: string, bodyTruncated: boolean) => {
       endpoint.stats.hits++;
-      const log = (answered: Answered) => {
+      // The entry is built whole, in one shape: this runs for every request.
+      const log = (response: number | null, status: number | null, fault?: Fault) => {
         const entry: LoggedRequest = {
           time,
           method: req.method ?? 'GET',
@@ -73,22 +67,24 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
           headers: req.headers,
           body,
           bodyTruncated,
-          ...answered,
+          response,
+          status,
         };
+        if (fault) entry.fault = fault;
         endpoint.stats.requests.add(entry);
         feed.publish(endpoint.record.name, entry);
       };
-      if (isPlain(endpoint.record)) {
-        const answer = plainAnswer(endpoint);
-        log({ response: null, status: answer.status });
-        return later(res, draw(endpoint.record.delay), () => send(req, res, answer));
+      const ready = prepare(endpoint);
+      if ('head' in ready) {
+        log(null, ready.status);
+        return later(res, draw(endpoint.record.delay), () => send(req, res, ready));
       }
-      const responder = responderOf(endpoint);
+      const responder = ready;
       const input = responder.needsInput ? requestInput(req, params, body) : undefined;
       const variant = responder.choose(input, endpoint.stats, Math.random);
       const { fault } = variant;
       if (fault && Math.random() < variant.faultRate) {
-        log({ response: variant.index, status: null, fault });
+        log(variant.index, null, fault);
         return later(res, draw(variant.delay), () => breakConnection(fault, req, hangs));
       }
       // Rendered now, so the log says what will be sent; `now` is when the request came in.
@@ -99,7 +95,7 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
         if (!(err instanceof TemplateError)) throw err;
         answer = jsonAnswer(500, { success: false, message: err.message, field: err.field }, cors);
       }
-      log({ response: variant.index, status: answer.status });
+      log(variant.index, answer.status);
       later(res, draw(variant.delay), () => send(req, res, answer));
     };
     if (hasBody(req)) readLoggedBody(req, received);
@@ -128,6 +124,13 @@ function later(res: ServerResponse, ms: number, act: () => void): void {
 /** A fixed delay, or one drawn uniformly from its range. */
 function draw(delay: Delay): number {
   return typeof delay === 'number' ? delay : delay.min + Math.random() * (delay.max - delay.min);
+}
+
+/** A plain endpoint's fixed answer, its head built once. */
+function plainAnswer(endpoint: Endpoint, cors: boolean): Answer {
+  const { statusCode: status, headers = {} } = endpoint.record;
+  const { body } = endpoint;
+  return { status, head: buildHead(status, headers, body.length, 'application/json; charset=utf-8', cors), body };
 }
 
 function send(req: IncomingMessage, res: ServerResponse, answer: Answer): void {

@@ -21,7 +21,11 @@ const budgets = new WeakMap<object, Budget>();
  * nothing else bounds a nested #each over a large body.
  */
 function charge(options: Handlebars.HelperOptions, output: number): void {
-  const root = (options.data as { root?: object } | undefined)?.root ?? options;
+  chargeOutput((options.data as { root?: object } | undefined)?.root ?? options, output);
+}
+
+/** charge() for a render outside Handlebars (template-direct.ts): `root` is the request's template input. */
+export function chargeOutput(root: object, output: number): void {
   let budget = budgets.get(root);
   if (!budget) budgets.set(root, (budget = { output: 0, steps: 0 }));
   budget.steps += 1;

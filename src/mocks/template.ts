@@ -1,5 +1,6 @@
 import Handlebars from 'handlebars';
 import { checkTemplate, type CompileBudget, newCompileBudget } from './template-ast.js';
+import { directRender } from './template-direct.js';
 import { createTemplateEnv } from './template-helpers.js';
 import { TemplateError } from './template-error.js';
 
@@ -34,15 +35,22 @@ function compileString(source: string, field: string, budget: CompileBudget): Re
     // Parsed and checked now, so a syntax error or an unknown helper is a 400 at save; Handlebars
     // compiles the checked program to code on its first render.
     const program = checkTemplate(Handlebars.parse(source), field, budget, env.helpers);
+    const direct = directRender(program);
+    if (direct) return guarded(direct, field);
     // JSON and text bodies, not HTML: nothing is escaped.
     template = env.compile(program, { noEscape: true, strict: false });
   } catch (err) {
     if (err instanceof TemplateError) throw err;
     throw new TemplateError(field, (err as Error).message);
   }
+  return guarded((input) => template(input, RUNTIME), field);
+}
+
+/** `render` with its failures (a limit, a helper's error) as TemplateErrors naming `field`. */
+function guarded(render: Render, field: string): Render {
   return (input) => {
     try {
-      return template(input, RUNTIME);
+      return render(input);
     } catch (err) {
       if (err instanceof TemplateError) throw err;
       throw new TemplateError(field, (err as Error).message);
@@ -65,33 +73,34 @@ export function compileText(source: string, field: string, budget = newCompileBu
  */
 export function compileJson(json: string, field: string, budget = newCompileBudget()): Render {
   if (!json.includes('{{')) return () => json;
-  const build = compileValue(JSON.parse(json) as unknown, field, budget);
-  return (input) => JSON.stringify(build(input));
+  return compileValue(JSON.parse(json) as unknown, field, budget);
 }
 
-type Build = (input: TemplateInput) => unknown;
-
-function compileValue(value: unknown, field: string, budget: CompileBudget): Build {
-  if (typeof value === 'string') {
-    if (!value.includes('{{')) return () => value;
-    return compileString(value, field, budget);
+/**
+ * The JSON text of `value` with its strings rendered, written directly rather than building the
+ * value and stringifying it: keys and untemplated parts are JSON text once, at compile time. The
+ * text is what JSON.stringify gives: Object.entries of a parsed object are in its key order.
+ */
+function compileValue(value: unknown, field: string, budget: CompileBudget): Render {
+  if (typeof value === 'string' && value.includes('{{')) {
+    const render = compileString(value, field, budget);
+    return (input) => JSON.stringify(render(input));
   }
   if (Array.isArray(value)) {
     const items = value.map((item, i) => compileValue(item, `${field}[${i}]`, budget));
-    return (input) => items.map((item) => item(input));
+    return (input) => `[${items.map((item) => item(input)).join(',')}]`;
   }
   if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value).map(
-      ([key, item]) => [key, compileValue(item, `${field}.${key}`, budget)] as const,
-    );
+    const entries = Object.entries(value).map(([key, item], i) => {
+      const name = `${i === 0 ? '' : ','}${JSON.stringify(key)}:`;
+      return [name, compileValue(item, `${field}.${key}`, budget)] as const;
+    });
     return (input) => {
-      const out: Record<string, unknown> = {};
-      // defineProperty: a "__proto__" key from JSON stays a key.
-      for (const [key, item] of entries) {
-        Object.defineProperty(out, key, { value: item(input), enumerable: true, writable: true, configurable: true });
-      }
-      return out;
+      let text = '{';
+      for (const [key, item] of entries) text += key + item(input);
+      return `${text}}`;
     };
   }
-  return () => value;
+  const text = JSON.stringify(value);
+  return () => text;
 }

@@ -25,9 +25,15 @@ export function guardHost(
   refusal: (message: string) => object,
 ): Handler {
   const names = new Set(allowed.map(hostName));
+  // The Host last let through: a client sends the same one on every request, so it is one comparison.
+  let passed: string | undefined;
   return (req, res) => {
     const host = req.headers.host;
-    if (host === undefined || isAllowed(hostName(host), names)) return handler(req, res);
+    if (host === undefined || host === passed) return handler(req, res);
+    if (isAllowed(hostName(host), names)) {
+      passed = host;
+      return handler(req, res);
+    }
     const name = hostName(host) || host;
     // The connection closes after the answer, so a body the request may carry is never read.
     const message =

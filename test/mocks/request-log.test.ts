@@ -32,6 +32,21 @@ describe('GET /api/endpoint/<name>/requests', () => {
     expect(Date.parse(entry.time)).to.be.closeTo(Date.now(), 10_000);
   });
 
+  it('logs each request at the time it came in, to the millisecond', async () => {
+    const timed = async () => {
+      const before = Date.now();
+      await server.fetch('/endpoint/hook');
+      const [entry] = (await log()).requests;
+      return { before, time: Date.parse(entry.time), after: Date.now() };
+    };
+    const first = await timed();
+    // Into the next millisecond without a sleep: the time is made once a millisecond.
+    while (Date.now() <= first.after);
+    for (const { before, time, after } of [first, await timed()]) {
+      expect(time).to.be.within(before, after);
+    }
+  });
+
   it('lists the newest request first', async () => {
     for (const n of [1, 2, 3]) await server.fetch(`/endpoint/hook?n=${n}`);
     const urls = (await log()).requests.map((r: { url: string }) => r.url);

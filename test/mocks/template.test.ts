@@ -46,6 +46,12 @@ describe('templates', () => {
     expect(compileJson(json, 'data')(input())).to.equal('{"id":"7","n":[1,"PUT"],"__proto__":{"{{k}}":"/users/7"}}');
   });
 
+  it('writes the JSON text JSON.stringify would: key order, numbers, nested and empty values', () => {
+    const json = '{"b":"{{method}}","2":[1.50,true,null,{},"{{params.id}}"],"1":"x","a":[],"o":{"k":-0}}';
+    const expected = '{"1":"x","2":[1.5,true,null,{},"7"],"b":"PUT","a":[],"o":{"k":0}}';
+    expect(compileJson(json, 'data')(input())).to.equal(expected);
+  });
+
   it('iterates like Handlebars #each: arrays, objects, @index, @key, @first, @last, else, block params, ../', () => {
     const body = { objs: [{ n: 'a', sub: [1, 2] }, { n: 'b', sub: [] }], m: { x: 1, y: 2 } };
     const source =
@@ -55,6 +61,29 @@ describe('templates', () => {
     const stock = Handlebars.create().compile(source, { noEscape: true })(input(body));
     expect(stock).to.equal('a:a10a20;b:none;x=1Fxy=2Ly<a><b>');
     expect(render(source, body)).to.equal(stock);
+  });
+
+  // Text and plain paths are rendered without Handlebars (template-direct.ts): the same text as Handlebars'.
+  for (const source of [
+    'user {{params.id}}!',
+    '{{query.tag}} {{query.tag.[1]}} {{[query].role}} {{"method"}}',
+    '{{headers.x-a}}{{body.items}}|{{body.items.length}}|{{params.id.length}}|{{body.o}}',
+    '{{body.zero}} {{body.no}} {{body.none}} {{body.none.x}} {{missing.deep.path}} {{body.zero.x}}',
+    'a {{! note }}\n  {{~ params.id ~}}  \n{{!-- long --}}\nb',
+  ]) {
+    it(`renders ${JSON.stringify(source)} as Handlebars does`, () => {
+      const body = { items: [1, 2], o: {}, zero: 0, no: false, none: null };
+      const runtime = { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false };
+      const stock = Handlebars.create().compile(source, { noEscape: true })(input(body), runtime);
+      expect(render(source, body)).to.equal(stock);
+    });
+  }
+
+  it('fails plain paths past the output limit, naming the field', () => {
+    const body = { big: 'x'.repeat(400_000) };
+    expect(failure(() => render('{{body.big}}{{body.big}}{{body.big}}', body)).message).to.equal(
+      `template error: body: the templates went over ${MAX_OUTPUT} characters of output for one request`,
+    );
   });
 
   for (const source of [
