@@ -7,6 +7,8 @@ import type { Endpoint, MockStore } from './store.js';
 import { checkName, parseMockInput } from './validate.js';
 import type { RequestFeed } from './request-feed.js';
 import { streamRequestEvents } from './request-events.js';
+import { addImportRoute } from './import-route.js';
+import type { Logger } from '../server/logger.js';
 
 export type ApiOptions = {
   store: MockStore;
@@ -16,6 +18,7 @@ export type ApiOptions = {
   feed: RequestFeed;
   eventKeepAliveMs: number;
   maxEventStreams: number;
+  logger: Logger;
 };
 
 /**
@@ -41,6 +44,8 @@ export function apiRouter(options: ApiOptions): Router {
     const base = endpointBase(ctx, options.trustProxy);
     ctx.body = { success: true, endpoints: store.list().map((endpoint) => listItem(endpoint, base)) };
   });
+
+  addImportRoute(router, { store, validate, maxBody: options.maxBody, logger: options.logger });
 
   router.get('/endpoint/:name', (ctx) => {
     const endpoint = found(store, ctx.params.name!);

@@ -77,7 +77,7 @@ export function createMockApp(options: MockAppOptions, shared?: Serving): Koa {
   });
   app.use(staticAssets([config.assets, PAGE_BUNDLE]));
   if (config.cors) app.use(under('/api', corsMiddleware(API_CORS)));
-  const api = apiRouter({ store: options.store, feed, ...config });
+  const api = apiRouter({ store: options.store, feed, logger, ...config });
   app.use(api.routes());
   app.use(api.allowedMethods({ throw: true }));
   app.use(async (ctx, next) => {

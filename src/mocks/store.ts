@@ -26,6 +26,8 @@ export type WriteResult = { created: boolean; endpoint: Endpoint };
  */
 export type MockStore = {
   readonly file: string;
+  /** Most endpoints it holds (--max-endpoints). */
+  readonly maxEndpoints: number;
   get(name: string): Endpoint | undefined;
   /** The endpoint answering `method` on `path` (after /endpoint/, undecoded), a 405's Allow, or nothing. */
   route(method: string, path: string): Lookup<Endpoint>;
@@ -138,6 +140,7 @@ export async function createMockStore(db: SqliteKeyv, options: MockStoreOptions)
 
   return {
     file: db.file,
+    maxEndpoints: options.maxEndpoints,
     get: (name) => endpoints.get(name),
     route: (method, path) => routes.find(method, path),
     list: () => [...endpoints.values()].sort((a, b) => (a.record.name < b.record.name ? -1 : 1)),
