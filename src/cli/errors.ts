@@ -7,6 +7,8 @@ export class CliError extends Error {
   constructor(
     message: string,
     readonly exitCode = 1,
+    /** More lines, one item each (every refused record of an import, say), printed under the message. */
+    readonly details: readonly string[] = [],
   ) {
     super(message);
   }

@@ -66,6 +66,7 @@ function handleError(err: unknown, debug: boolean): number {
   if (err instanceof CliError) {
     // messages quote servers and files: one line, control characters shown escaped
     process.stderr.write(`snippetkit: ${safeLine(err.message)}\n`);
+    for (const detail of err.details) process.stderr.write(`  ${safeLine(detail)}\n`);
     if (debug) process.stderr.write(`${err.stack}\n`);
     return err.exitCode;
   }

@@ -2,6 +2,9 @@ import { Option, type Command } from 'commander';
 import { FAULTS } from '../mocks/record.js';
 import { withClientFlags } from './client-flags.js';
 import { collect, collectMethod, parseDelay, parseRate, type MockAddFlags } from './mock-flags.js';
+import type { MockExportFlags } from './mock-export.js';
+import { FORMATS } from './mock-files.js';
+import type { MockImportFlags } from './mock-import.js';
 import type { MockLogFlags } from './mock-log.js';
 import { parseCount } from './options.js';
 
@@ -21,6 +24,27 @@ responses, pick, template ...), as \`mock get NAME --json\` prints it (its count
 out); flags given with it replace its fields, and a "name" in it must be NAME.
 With --template, strings in the data, body and headers are Handlebars templates: {{params.id}},
 {{query.q}}, {{headers.[x-id]}}, {{body.field}}, {{now}}, {{uuid}}, {{randomInt 1 9}}, {{faker 'person.fullName'}}.`;
+
+const EXPORT_EXAMPLES = `
+Examples:
+  $ snippetkit mock export > mocks.json
+  $ snippetkit mock export --format yaml
+  $ snippetkit mock export --out mocks.yaml
+  $ snippetkit mock export --out mocks/            # mocks/<name>.json, one per endpoint
+  $ snippetkit mock export --out mocks/ --format yaml
+
+Each endpoint is written whole (as PUT takes it: no hits, times or URL), sorted by name, so the
+same endpoints always give the same bytes and a folder of them diffs well in git.`;
+
+const IMPORT_EXAMPLES = `
+Examples:
+  $ snippetkit mock import mocks.json
+  $ snippetkit mock import mocks/ --replace
+
+A file holds one endpoint record or a list of them (JSON, or YAML for .yaml and .yml); a folder is
+read recursively. A record without "name" takes its file's path without the extension. Nothing is
+written unless every record is valid and (without --replace) no name exists yet: the problems are
+listed all at once.`;
 
 /** Declares `snippetkit mock ...`; their code loads only when they run. */
 export function registerMockCommands(program: Command): void {
@@ -74,6 +98,24 @@ export function registerMockCommands(program: Command): void {
     .argument('<name>', 'endpoint name')
     .addHelpText('after', '\nExample:\n  $ snippetkit mock rm users')
     .action((name: string, _flags: unknown, command: Command) => load().then((m) => m.mockRemove(name, command)));
+
+  withClientFlags(mock.command('export'), 'mock')
+    .description('write every endpoint, all its fields, to standard output, one file or a folder of files')
+    .option('-o, --out <path>', 'a .json, .yaml or .yml file; any other name is a folder, one file per endpoint')
+    .addOption(new Option('--format <format>', 'json (default) or yaml, for stdout and folders').choices(FORMATS))
+    .addHelpText('after', EXPORT_EXAMPLES)
+    .action((flags: MockExportFlags, command: Command) =>
+      import('./mock-export.js').then((m) => m.mockExport(flags, command)),
+    );
+
+  withClientFlags(mock.command('import'), 'mock')
+    .description('add the endpoints of a file or folder made by `mock export`, all or none')
+    .argument('<path>', 'a .json, .yaml or .yml file, or a folder of them')
+    .option('-r, --replace', 'replace endpoints of the same names (otherwise those names are refused)')
+    .addHelpText('after', IMPORT_EXAMPLES)
+    .action((path: string, flags: MockImportFlags, command: Command) =>
+      import('./mock-import.js').then((m) => m.mockImport(path, flags, command)),
+    );
 
   withClientFlags(mock.command('log'), 'mock')
     .description('print the requests an endpoint received and which response answered each, newest last')

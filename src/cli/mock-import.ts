@@ -1,0 +1,103 @@
+import type { Command } from 'commander';
+import { readdir, stat } from 'node:fs/promises';
+import { basename, extname, join, relative, sep } from 'node:path';
+import { callApi, errorMessage } from './client.js';
+import { clientContext } from './client-flags.js';
+import { CliError, EXIT, fileErrorReason } from './errors.js';
+import { check } from './mock-client.js';
+import { formatOf, parseRecordFile } from './mock-files.js';
+import { readText } from './read-input.js';
+
+export type MockImportFlags = { replace?: boolean };
+
+/** Where a record came from: the file, and its place in the file's list when the file holds one. */
+type Source = { file: string; item?: number };
+type Refused = { index?: number; name?: string; field?: string; message?: string };
+
+/**
+ * Loads FILE, or every record file under DIR, and sends them in one request: the server checks them
+ * all before writing any. Every file is parsed first, so a syntax error sends nothing.
+ */
+export async function mockImport(path: string, flags: MockImportFlags, command: Command): Promise<void> {
+  const { client, out } = clientContext(command, 'mock');
+  const endpoints: unknown[] = [];
+  const sources: Source[] = [];
+  const problems: string[] = [];
+  for (const { file, name } of await recordFiles(path)) {
+    let value: unknown;
+    try {
+      value = parseRecordFile(await readText(file), file, formatOf(file)!);
+    } catch (err) {
+      if (!(err instanceof CliError)) throw err;
+      problems.push(err.message);
+      continue;
+    }
+    const list = Array.isArray(value) ? value : [value];
+    for (const [item, record] of list.entries()) {
+      endpoints.push(withName(record, name));
+      sources.push(Array.isArray(value) ? { file, item } : { file });
+    }
+  }
+  if (problems.length > 0) {
+    throw new CliError(`${problems.length} files do not parse; nothing was sent`, EXIT.file, problems);
+  }
+
+  const replace = flags.replace === true;
+  const { status, body } = await callApi(client, 'POST', 'api/endpoints/import', { json: { endpoints, replace } });
+  if (status === 400 || status === 409) throw refusedRecords(body, sources);
+  if (status === 413) {
+    throw new CliError(`${path} is too large for the server's --max-body: import it in parts`, EXIT.refused);
+  }
+  check(client, '', status, body);
+  const { created = [], replaced = [] } = body as { created?: string[]; replaced?: string[] };
+  const counts = `${created.length} created, ${replaced.length} replaced`;
+  out.note(`imported ${endpoints.length} endpoints from ${path}: ${counts}`);
+  out.result('', body);
+}
+
+/** The record with `name` from its file's path when it has none (a list's records must name themselves). */
+function withName(record: unknown, name: string): unknown {
+  if (typeof record !== 'object' || record === null || Array.isArray(record) || 'name' in record) return record;
+  return { name, ...record };
+}
+
+/** FILE, or every *.json, *.yaml and *.yml under DIR (recursively, sorted), with the name each implies. */
+async function recordFiles(path: string): Promise<{ file: string; name: string }[]> {
+  let isFolder: boolean;
+  try {
+    isFolder = (await stat(path)).isDirectory();
+  } catch (err) {
+    throw new CliError(`cannot read ${path}: ${fileErrorReason(err)}`, EXIT.file);
+  }
+  if (!isFolder) {
+    if (!formatOf(path)) throw new CliError(`${path} is not a .json, .yaml or .yml file`, EXIT.usage);
+    return [{ file: path, name: basename(path, extname(path)) }];
+  }
+  let entries: string[];
+  try {
+    entries = await readdir(path, { recursive: true });
+  } catch (err) {
+    throw new CliError(`cannot read ${path}: ${fileErrorReason(err)}`, EXIT.file);
+  }
+  const files = entries.filter((entry) => formatOf(entry)).sort();
+  if (files.length === 0) throw new CliError(`${path} holds no .json, .yaml or .yml files`, EXIT.file);
+  return files.map((entry) => {
+    const name = relative('', entry.slice(0, -extname(entry).length)).split(sep).join('/');
+    return { file: join(path, entry), name };
+  });
+}
+
+/** The server's 400 or 409, one line per record with the file it came from. */
+function refusedRecords(body: unknown, sources: Source[]): CliError {
+  const errors = ((body as { errors?: unknown }).errors ?? []) as Refused[];
+  const lines: string[] = [];
+  for (const error of Array.isArray(errors) ? errors : []) {
+    const source = typeof error.index === 'number' ? sources[error.index] : undefined;
+    const where = source ? source.file + (source.item === undefined ? '' : ` #${source.item}`) : '?';
+    const name = error.name === undefined ? '' : ` (${error.name})`;
+    const field = error.field === undefined || error.message?.includes(error.field) ? '' : ` [${error.field}]`;
+    lines.push(`${where}${name}: ${error.message}${field}`);
+  }
+  const message = `the mock server refused the import: ${errorMessage(body) ?? 'no reason given'}`;
+  return new CliError(message, EXIT.refused, lines);
+}
