@@ -50,7 +50,12 @@ describe('POST /api/endpoints/import', () => {
             field: 'name',
             message: 'name must be 1 to 128 characters, each a letter, a digit or one of . _ ~ -',
           },
-          { index: 2, name: 'late', field: 'delay', message: 'delay must be a number of milliseconds from 0 to 60000' },
+          {
+            index: 2,
+            name: 'late',
+            field: 'delay',
+            message: 'delay must be a number of milliseconds from 0 to 60000',
+          },
           { index: 3, message: 'a record must be a JSON object' },
           { index: 4, name: 'ok', field: 'name', message: "name 'ok' is also at index 0" },
         ],
@@ -153,7 +158,8 @@ describe('POST /api/endpoints/import', () => {
     expect(await res.json()).to.deep.equal({
       success: false,
       message:
-        'no room for 2 new endpoints: the server holds 2 of at most 3 (--max-endpoints), room for 1; nothing was imported',
+        'no room for 2 new endpoints: the server holds 2 of at most 3 (--max-endpoints), room for 1; ' +
+        'nothing was imported',
     });
     expect(names()).to.deep.equal(['a', 'b']);
     expect(server.store.get('a')!.record.json).to.equal('1');
