@@ -135,7 +135,8 @@ function stoppedMidway(ctx: Context, logger: Logger, err: unknown, name: string,
   let why = 'the data file failed';
   if (err instanceof HttpError) [status, why] = [err.status, err.message];
   else logger.error(`POST ${ctx.path}: ${(err as Error).stack ?? String(err)}`);
-  const kept = written.length === 0 ? 'nothing was written' : `${written.length} written before it stay`;
+  const kept =
+    written.length === 0 ? 'nothing was written' : `the ${written.length} written before it (in "written") are kept`;
   ctx.status = status;
   ctx.body = { success: false, message: `the import stopped at '${name}': ${why}; ${kept}`, written };
 }

@@ -122,6 +122,26 @@ describe('POST /api/endpoints/import', () => {
       expect(server.store.get('x')!.record).to.include({ path: 'moved', json: '2' });
     });
 
+    it('says which endpoints were written when a write fails midway, and logs the cause', async () => {
+      const put = server.store.put;
+      let writes = 0;
+      server.store.put = (input) => (++writes === 2 ? Promise.reject(new Error('disk full')) : put(input));
+      const endpoints = [
+        { name: 'a', data: 1 },
+        { name: 'b', data: 2 },
+        { name: 'c', data: 3 },
+      ];
+      const res = await post({ endpoints, replace: true });
+      expect(res.status).to.equal(500);
+      expect(await res.json()).to.deep.equal({
+        success: false,
+        message: `the import stopped at 'b': the data file failed; the 1 written before it (in "written") are kept`,
+        written: ['a'],
+      });
+      expect(names()).to.deep.equal(['a']);
+      expect(server.errors.join('\n')).to.include('disk full');
+    });
+
     it('refuses a body that is not an import, naming the field', async () => {
       const cases: [unknown, string, string | undefined][] = [
         [[], 'request body must be a JSON object', undefined],
