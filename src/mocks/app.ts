@@ -53,7 +53,7 @@ export type MockAppOptions = {
  * another origin can manage endpoints (`--no-cors` closes it). No Private Network Access answer:
  * a page on the public internet may not reach into a server on the user's machine.
  */
-const API_CORS: CorsPolicy = { origin: '*', methods: 'GET, PUT, DELETE, OPTIONS' };
+const API_CORS: CorsPolicy = { origin: '*', methods: 'GET, PUT, POST, DELETE, OPTIONS' };
 
 /** What the hot path and the Koa app share: the /endpoint/* server and the feed it tells of requests. */
 type Serving = { serve: ServeEndpoint; feed: RequestFeed };

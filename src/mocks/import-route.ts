@@ -22,7 +22,10 @@ type Problem = { index: number; name?: string; field?: string; message: string }
 export function addImportRoute(router: Router, options: ImportOptions): void {
   const { store } = options;
   router.post('/endpoints/import', async (ctx) => {
-    const { endpoints, replace } = readImportBody(await readJsonBody(ctx, { limit: options.maxBody }));
+    // Declared JSON, unlike the older writes: a cross-origin POST then needs a preflight, which --no-cors
+    // refuses, where a text/plain one would be sent without asking (and a form cannot send this type).
+    const body = await readJsonBody(ctx, { limit: options.maxBody, requireJsonType: true });
+    const { endpoints, replace } = readImportBody(body);
     const inputs = validateAll(ctx, endpoints, options.validate);
     if (!inputs) return;
     if (!checkConflicts(ctx, store, inputs, replace)) return;

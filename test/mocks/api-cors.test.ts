@@ -30,7 +30,7 @@ describe('mock API: CORS on the management API', () => {
         const res = await server.fetch(path!, preflight(method!));
         expect(res.status).to.equal(204);
         expect(res.headers.get('access-control-allow-origin')).to.equal('*');
-        expect(res.headers.get('access-control-allow-methods')).to.equal('GET, PUT, DELETE, OPTIONS');
+        expect(res.headers.get('access-control-allow-methods')).to.equal('GET, PUT, POST, DELETE, OPTIONS');
         expect(res.headers.get('access-control-allow-headers')).to.equal('content-type');
         // A page on the public internet may not reach into the user's machine.
         expect(res.headers.get('access-control-allow-private-network')).to.equal(null);

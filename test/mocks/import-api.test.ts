@@ -157,6 +157,21 @@ describe('POST /api/endpoints/import', () => {
     });
   });
 
+  it('answers 415 to a body not declared JSON, which a page on another origin could send without asking', async () => {
+    server = await startMockServer({ config: { cors: false } });
+    const res = await server.fetch('/api/endpoints/import', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ endpoints: [{ name: 'planted', data: 1 }] }),
+    });
+    expect(res.status).to.equal(415);
+    expect(await res.json()).to.deep.equal({
+      success: false,
+      message: 'send the body as application/json (got text/plain)',
+    });
+    expect(names()).to.deep.equal([]);
+  });
+
   it('answers 413 past --max-body and stores nothing', async () => {
     server = await startMockServer({ config: { maxBody: 1000 } });
     const res = await post({ endpoints: [{ name: 'big', data: 'x'.repeat(2000) }] });
