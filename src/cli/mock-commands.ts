@@ -42,9 +42,9 @@ Examples:
   $ snippetkit mock import mocks/ --replace
 
 A file holds one endpoint record or a list of them (JSON, or YAML for .yaml and .yml); a folder is
-read recursively. A record without "name" takes its file's path without the extension. Nothing is
-written unless every record is valid and (without --replace) no name exists yet: the problems are
-listed all at once.`;
+read recursively. A file's one record without "name" takes the file's path without the extension.
+Nothing is written unless every record is valid and (without --replace) no name exists yet: the
+problems are listed all at once.`;
 
 /** Declares `snippetkit mock ...`; their code loads only when they run. */
 export function registerMockCommands(program: Command): void {

@@ -32,10 +32,14 @@ export async function mockImport(path: string, flags: MockImportFlags, command: 
       problems.push(err.message);
       continue;
     }
-    const list = Array.isArray(value) ? value : [value];
-    for (const [item, record] of list.entries()) {
-      endpoints.push(withName(record, name));
-      sources.push(Array.isArray(value) ? { file, item } : { file });
+    if (Array.isArray(value)) {
+      for (const [item, record] of value.entries()) {
+        endpoints.push(record);
+        sources.push({ file, item });
+      }
+    } else {
+      endpoints.push(withName(value, name));
+      sources.push({ file });
     }
   }
   if (problems.length > 0) {
@@ -55,7 +59,7 @@ export async function mockImport(path: string, flags: MockImportFlags, command: 
   out.result('', body);
 }
 
-/** The record with `name` from its file's path when it has none (a list's records must name themselves). */
+/** A file's one record, named by the file's path when it has no name (in a list, each names itself). */
 function withName(record: unknown, name: string): unknown {
   if (typeof record !== 'object' || record === null || Array.isArray(record) || 'name' in record) return record;
   return { name, ...record };

@@ -160,13 +160,15 @@ describe('snippetkit mock export and import', function () {
     expect(await exported(target, [])).to.equal(await exported(source, []));
   });
 
-  it('lists invalid records with their file and place in the list', async () => {
-    writeFileSync(path('invalid.json'), '[{"name": "ok", "data": 1}, {"name": "late", "data": 1, "delay": -1}]');
+  it('lists invalid records with their file and place in the list, where each must name itself', async () => {
+    const records = '[{"name": "ok", "data": 1}, {"name": "late", "data": 1, "delay": -1}, {"data": 3}]';
+    writeFileSync(path('invalid.json'), records);
     const run = await cli(target, ['import', path('invalid.json')]);
     expect(run.code).to.equal(9);
     expect(run.stderr).to.equal(
-      'snippetkit: the mock server refused the import: 1 of 2 records are invalid\n' +
-        `  ${path('invalid.json')} #1 (late): delay must be a number of milliseconds from 0 to 60000\n`,
+      'snippetkit: the mock server refused the import: 2 of 3 records are invalid\n' +
+        `  ${path('invalid.json')} #1 (late): delay must be a number of milliseconds from 0 to 60000\n` +
+        `  ${path('invalid.json')} #2: name is required\n`,
     );
   });
 });
