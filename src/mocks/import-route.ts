@@ -14,8 +14,8 @@ export type ImportOptions = { store: MockStore; validate: ValidateOptions; maxBo
 type Problem = { index: number; name?: string; field?: string; message: string };
 
 /**
- * POST /api/endpoints/import: all or nothing as far as checks go. Every record is validated, then
- * every name and route conflict is looked for, and room is counted, before the first write; the
+ * POST /api/endpoints/import: all or nothing as far as checks go. Every record is validated, room
+ * is counted, and every name and route conflict is looked for before the first write; the
  * store then writes one record after another, so a write failing midway (the disk, or a write from
  * another client in between) leaves the earlier ones written, and the answer lists them.
  */
@@ -28,7 +28,6 @@ export function addImportRoute(router: Router, options: ImportOptions): void {
     const { endpoints, replace } = readImportBody(body);
     const inputs = validateAll(ctx, endpoints, options.validate);
     if (!inputs) return;
-    if (!checkConflicts(ctx, store, inputs, replace)) return;
     const added = inputs.filter((input) => !store.get(input.name)).length;
     const held = store.list().length;
     if (held + added > store.maxEndpoints) {
@@ -38,6 +37,8 @@ export function addImportRoute(router: Router, options: ImportOptions): void {
         `(--max-endpoints), room for ${room}; nothing was imported`;
       throw new HttpError(507, message);
     }
+    // After the room check, which bounds how many routes are compared with each other.
+    if (!checkConflicts(ctx, store, inputs, replace)) return;
     const created: string[] = [];
     const replaced: string[] = [];
     for (const input of inputs) {
