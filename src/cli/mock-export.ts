@@ -64,6 +64,9 @@ async function fetchRecords(client: ClientOptions): Promise<Record<string, unkno
     // deleted since the list was read: it is no longer there to export
     if (status === 404) continue;
     check(client, name, status, body);
+    if ((body as { name?: unknown }).name !== name) {
+      throw notOurApi(client, `it answered for ${name} with another name`);
+    }
     records.push(Object.fromEntries(Object.entries(body as object).filter(([key]) => !READ_ONLY.has(key))));
   }
   return records;
