@@ -5,7 +5,7 @@ import { isJsonObject, readJsonBody } from '../http/json-body.js';
 import type { Logger } from '../server/logger.js';
 import type { MockInput } from './record.js';
 import { RouteTable } from './routes.js';
-import type { MockStore } from './store.js';
+import { conflictError, patternOf, type MockStore } from './store.js';
 import { parseMockInput, type ValidateOptions } from './validate.js';
 
 export type ImportOptions = { store: MockStore; validate: ValidateOptions; maxBody: number; logger: Logger };
@@ -107,18 +107,17 @@ function checkConflicts(ctx: Context, store: MockStore, inputs: MockInput[], rep
   // The routes as they will be: the endpoints the import leaves alone, then the records one by one.
   const table = new RouteTable<undefined>();
   for (const { record } of store.list()) {
-    if (!incoming.has(record.name)) table.set(record.name, record.path ?? record.name, record.methods, undefined);
+    if (!incoming.has(record.name)) table.set(record.name, patternOf(record), record.methods, undefined);
   }
   for (const [index, input] of inputs.entries()) {
     const { name } = input;
     if (!replace && store.get(name)) {
       problems.push({ index, name, field: 'name', message: `an endpoint named '${name}' already exists` });
     }
-    const pattern = input.path ?? name;
+    const pattern = patternOf(input);
     const other = table.conflict(name, pattern, input.methods);
     if (other !== undefined) {
-      const message = `path '${pattern}' overlaps endpoint '${other}': same route shape with a method in common`;
-      problems.push({ index, name, field: 'path', message });
+      problems.push({ index, name, field: 'path', message: conflictError(pattern, other).message });
     }
     table.set(name, pattern, input.methods, undefined);
   }

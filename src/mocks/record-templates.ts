@@ -1,6 +1,7 @@
 import type { MockInput, ResponseRecord } from './record.js';
 import { compileJson, compileText, newCompileBudget, TemplateError } from './template.js';
 import type { CompileBudget, Render } from './template.js';
+import { isHeaderValue } from './validate-fields.js';
 
 /** One answer's templates: what is absent there is not templated (or not set). */
 export type CompiledAnswer = {
@@ -10,9 +11,6 @@ export type CompiledAnswer = {
 };
 
 export type CompiledRecord = { answer: CompiledAnswer; responses: CompiledAnswer[] };
-
-// Node refuses control characters (other than tab) in header values; a rendering may hold any.
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 /**
  * Compiles every template of a record with `template: true` (the strings of data, body and
@@ -41,6 +39,7 @@ function compileAnswer(answer: MockInput | ResponseRecord, prefix: string, budge
 }
 
 function checkedHeader(value: string, field: string): string {
-  if (!HEADER_VALUE.test(value)) throw new TemplateError(field, 'the value has characters not allowed in a header');
+  // A rendering may hold any character, as the request supplies it.
+  if (!isHeaderValue(value)) throw new TemplateError(field, 'the value has characters not allowed in a header');
   return value;
 }

@@ -1,6 +1,6 @@
 import type { Delay, Fault, Pick, ResponseRecord, StoredMock } from './record.js';
 import { compileRecord, type CompiledRecord } from './record-templates.js';
-import { TemplateError, type Render, type TemplateInput } from './template.js';
+import { TemplateError, type TemplateInput } from './template.js';
 import { buildHead } from './answer-head.js';
 import { matchesWhen } from './when-match.js';
 
@@ -102,7 +102,7 @@ function variant(
   const bodyFrom = own ? mine : templates.answer;
   const renderBody = bodyFrom.json ?? bodyFrom.body ?? (() => '');
   // The endpoint's header templates, each replaced by the response's of the same name.
-  const renderHeaders = index === null ? (mine.headers ?? []) : mergeRenders(templates.answer.headers, mine.headers);
+  const renderHeaders = index === null ? (mine.headers ?? []) : mergeByName(templates.answer.headers, mine.headers);
   return {
     ...base,
     answer(input) {
@@ -114,17 +114,13 @@ function variant(
   };
 }
 
-type HeaderRender = [name: string, render: Render];
-
-function mergeRenders(own: HeaderRender[] = [], extra: HeaderRender[] = []): HeaderRender[] {
-  const replaced = new Set(extra.map(([name]) => name.toLowerCase()));
-  return [...own.filter(([name]) => !replaced.has(name.toLowerCase())), ...extra];
-}
-
 /** The endpoint's headers, then the response's, a response's header replacing one of the same name. */
 function mergeHeaders(own: Record<string, string> = {}, extra: Record<string, string> = {}): Record<string, string> {
-  const replaced = new Set(Object.keys(extra).map((name) => name.toLowerCase()));
-  const merged: Record<string, string> = {};
-  for (const [name, value] of Object.entries(own)) if (!replaced.has(name.toLowerCase())) merged[name] = value;
-  return Object.assign(merged, extra);
+  return Object.fromEntries(mergeByName(Object.entries(own), Object.entries(extra)));
+}
+
+/** `own` without the names `extra` gives (in any case), then `extra`. */
+function mergeByName<T>(own: [string, T][] = [], extra: [string, T][] = []): [string, T][] {
+  const replaced = new Set(extra.map(([name]) => name.toLowerCase()));
+  return [...own.filter(([name]) => !replaced.has(name.toLowerCase())), ...extra];
 }

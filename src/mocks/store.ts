@@ -177,7 +177,7 @@ function toEndpoint(record: StoredMock, stats: EndpointStats): Endpoint {
 }
 
 /** The route under /endpoint/: the path, or the name as a single segment (records from before paths). */
-function patternOf(input: MockInput): string {
+export function patternOf(input: MockInput): string {
   return input.path ?? input.name;
 }
 
@@ -187,8 +187,8 @@ function fullError(max: number): HttpError {
   return new HttpError(507, message);
 }
 
-// A 409: which endpoint is in the way is known only here, as the write is made.
-function conflictError(pattern: string, other: string): HttpError {
+// A 409: which endpoint is in the way is known only as the write is made (here, or in an import's check).
+export function conflictError(pattern: string, other: string): HttpError {
   return new HttpError(
     409,
     `path '${pattern}' overlaps endpoint '${other}': same route shape with a method in common`,

@@ -9,8 +9,6 @@ import { FAULTS, PICKS, type Delay, type Fault, type Pick } from './record.js';
 
 // RFC 9110 token: what Node accepts as a header name and as a method.
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-// Node refuses control characters (other than tab) in header values.
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 // Hop-by-hop headers belong to one connection (RFC 9110 7.6.1); content-length is the server's to set.
 const RESERVED_HEADERS = new Set([
   'connection',
@@ -142,9 +140,17 @@ export function checkHeaderName(name: string, field: string): string {
   return lower;
 }
 
+// Node refuses control characters (other than tab) in header values.
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** Whether Node will send `value` as a header value: a stored one, or one a template rendered. */
+export function isHeaderValue(value: string): boolean {
+  return HEADER_VALUE.test(value);
+}
+
 export function checkHeaderValue(value: unknown, name: string, field: string): string {
   if (typeof value !== 'string') throw bad(field, `${field}: the value of '${name}' must be a string`);
-  if (!HEADER_VALUE.test(value)) {
+  if (!isHeaderValue(value)) {
     throw bad(field, `${field}: the value of '${name}' contains characters not allowed in a header`);
   }
   return value;

@@ -1,3 +1,4 @@
+import { isJsonObject } from '../http/json-body.js';
 import type { When } from './record.js';
 import type { TemplateInput } from './template.js';
 
@@ -25,7 +26,7 @@ export function matchesWhen(when: When, input: TemplateInput): boolean {
     });
     if (!ok) return false;
   }
-  if (when.body && !(isObject(input.body) && contains(input.body, when.body))) return false;
+  if (when.body && !(isJsonObject(input.body) && contains(input.body, when.body))) return false;
   return true;
 }
 
@@ -40,7 +41,7 @@ function deepEqual(a: unknown, b: unknown): boolean {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
     return a.every((item, i) => deepEqual(item, b[i]));
   }
-  if (!isObject(a) || !isObject(b)) return false;
+  if (!isJsonObject(a) || !isJsonObject(b)) return false;
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
   return keys.every((key) => Object.hasOwn(b, key) && deepEqual(a[key], b[key]));
@@ -53,8 +54,4 @@ function everyKey<V>(object: Record<string, V>, test: (key: string, value: V) =>
 /** Own properties only: "constructor" or "__proto__" in a `when` is never found on a prototype. */
 function own<V>(object: Record<string, V>, key: string): V | undefined {
   return Object.hasOwn(object, key) ? object[key] : undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
