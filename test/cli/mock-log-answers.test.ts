@@ -1,8 +1,6 @@
 import { expect } from 'chai';
-import { join } from 'node:path';
-import { runCli, startServerProcess, type ServerProcess } from '../helpers/cli.js';
+import { runCli, useMockProcess } from '../helpers/cli.js';
 import type { TestResponse } from '../helpers/http.js';
-import { tempDir } from '../helpers/temp.js';
 
 // An endpoint whose answers differ per request: a DELETE gets response #0, `x-fail: 1` response #1 (a reset).
 const ORDER = {
@@ -16,19 +14,9 @@ const ORDER = {
 
 describe('snippetkit mock log against a real server: which answer each request got, and --clear', function () {
   this.timeout(60_000); // each CLI run takes seconds on a loaded 2-core machine
-  let temp: ReturnType<typeof tempDir>;
-  let server: ServerProcess;
+  const server = useMockProcess();
   const cli = (args: string[]) => runCli(['mock', ...args], { SNIPPETKIT_MOCK_SERVER: server.url });
   const api = (path: string, init?: RequestInit): Promise<TestResponse> => fetch(`${server.url}/api/${path}`, init);
-
-  before(async () => {
-    temp = tempDir();
-    server = await startServerProcess(['serve-mocks', '--port', '0', '--data', join(temp.dir, 'mocks.sqlite')]);
-  });
-  after(async () => {
-    await server.stop();
-    temp.cleanup();
-  });
 
   async function addOrder(name: string): Promise<void> {
     const res = await api('endpoint/add', { method: 'PUT', body: JSON.stringify({ name, ...ORDER }) });

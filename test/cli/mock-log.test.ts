@@ -1,9 +1,7 @@
 import { expect } from 'chai';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { runCli, spawnCli, startServerProcess, type ServerProcess } from '../helpers/cli.js';
-import { tempDir } from '../helpers/temp.js';
+import { runCli, spawnCli, useMockProcess } from '../helpers/cli.js';
 
 // What a hostile webhook sends: clear the screen, set the window title, a fake green line drawn over the
 // real one, a carriage return, C1 CSI, DEL and a right-to-left override.
@@ -13,13 +11,10 @@ const RAW = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202e]/;
 
 describe('snippetkit mock log with hostile request bodies', function () {
   this.timeout(60_000); // each test runs the CLI up to twice: seconds each on a loaded 2-core machine
-  let temp: ReturnType<typeof tempDir>;
-  let server: ServerProcess;
+  const server = useMockProcess();
   const env = () => ({ SNIPPETKIT_MOCK_SERVER: server.url });
 
   before(async () => {
-    temp = tempDir();
-    server = await startServerProcess(['serve-mocks', '--port', '0', '--data', join(temp.dir, 'mocks.sqlite')]);
     for (const name of ['hook', 'live']) {
       const res = await fetch(`${server.url}/api/endpoint/add`, {
         method: 'PUT',
@@ -29,10 +24,6 @@ describe('snippetkit mock log with hostile request bodies', function () {
       expect(res.status).to.equal(201);
     }
     await fetch(`${server.url}/endpoint/hook`, { method: 'POST', body: HOSTILE });
-  });
-  after(async () => {
-    await server.stop();
-    temp.cleanup();
   });
 
   function expectEscaped(text: string): void {

@@ -1,8 +1,5 @@
 import { expect } from 'chai';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { runCli, startServerProcess, type ServerProcess } from '../helpers/cli.js';
-import { tempDir } from '../helpers/temp.js';
+import { runCli, useMockProcess } from '../helpers/cli.js';
 
 // Every field of the record (docs/mock-api.md), each `when` part and each answer field in some response.
 const ORDERS = {
@@ -56,24 +53,8 @@ const ORDERS_SHOWN = [
 
 describe('snippetkit mock add and get: the new record fields against a real server', function () {
   this.timeout(60_000); // each CLI run takes seconds on a loaded 2-core machine
-  let temp: ReturnType<typeof tempDir>;
-  let server: ServerProcess;
+  const server = useMockProcess();
   const cli = (args: string[]) => runCli(['mock', ...args], { SNIPPETKIT_MOCK_SERVER: server.url });
-
-  before(async () => {
-    temp = tempDir();
-    server = await startServerProcess(['serve-mocks', '--port', '0', '--data', join(temp.dir, 'mocks.sqlite')]);
-  });
-  after(async () => {
-    await server.stop();
-    temp.cleanup();
-  });
-
-  function file(name: string, text: string): string {
-    const path = join(temp.dir, name);
-    writeFileSync(path, text);
-    return path;
-  }
 
   async function record(name: string): Promise<Record<string, unknown>> {
     const got = await cli(['get', name, '--json']);
@@ -82,7 +63,7 @@ describe('snippetkit mock add and get: the new record fields against a real serv
   }
 
   it('saves every flag as its field, and lists the path and methods', async () => {
-    const args = ['add', 'user', file('user.json', '{"id":"{{params.id}}"}'), '--path', 'users/:id', '-m', 'get'];
+    const args = ['add', 'user', server.file('user.json', '{"id":"{{params.id}}"}'), '--path', 'users/:id', '-m', 'get'];
     args.push('-m', 'put', '--template', '--delay', '100-400', '--fault', 'reset', '--fault-rate', '0.2');
     const added = await cli([...args, '-H', 'X-Id: {{uuid}}', '--status', '201']);
     expect(added.code, added.stderr).to.equal(0);
@@ -103,7 +84,7 @@ describe('snippetkit mock add and get: the new record fields against a real serv
   });
 
   it('saves --body-file as the text body', async () => {
-    const csv = file('p.csv', 'id,name\n1,Ada\n');
+    const csv = server.file('p.csv', 'id,name\n1,Ada\n');
     const added = await cli(['add', 'csv', '--body-file', csv, '-H', 'Content-Type: text/csv']);
     expect(added.code, added.stderr).to.equal(0);
     expect(await record('csv')).to.deep.include({ body: 'id,name\n1,Ada\n', headers: { 'Content-Type': 'text/csv' } });
@@ -117,7 +98,7 @@ describe('snippetkit mock add and get: the new record fields against a real serv
       responses: [{ when: { body: { password: 'secret' } }, statusCode: 200, data: { token: 't' } }],
       pick: 'first-match',
     };
-    const added = await cli(['add', 'login', '--endpoint', file('login.json', JSON.stringify(login))]);
+    const added = await cli(['add', 'login', '--endpoint', server.file('login.json', JSON.stringify(login))]);
     expect(added.code, added.stderr).to.equal(0);
     expect(await record('login')).to.deep.include(login);
     const shown = await cli(['get', 'login']);
@@ -127,14 +108,14 @@ describe('snippetkit mock add and get: the new record fields against a real serv
   });
 
   it('round-trips mock get --json through --endpoint', async () => {
-    const saved = file('saved.json', JSON.stringify(await record('login')));
+    const saved = server.file('saved.json', JSON.stringify(await record('login')));
     const replaced = await cli(['add', 'login', '--endpoint', saved, '--force', '--status', '403']);
     expect(replaced.code, replaced.stderr).to.equal(0);
     expect(await record('login')).to.include({ statusCode: 403, pick: 'first-match' });
   });
 
   it('shows every field of a whole record, each response with its condition', async () => {
-    const added = await cli(['add', 'orders', '--endpoint', file('orders.json', JSON.stringify(ORDERS))]);
+    const added = await cli(['add', 'orders', '--endpoint', server.file('orders.json', JSON.stringify(ORDERS))]);
     expect(added.code, added.stderr).to.equal(0);
     const shown = await cli(['get', 'orders']);
     expect(shown.code, shown.stderr).to.equal(0);
@@ -142,7 +123,7 @@ describe('snippetkit mock add and get: the new record fields against a real serv
   });
 
   it('stores --delay 100-400 as a range, drawn per request within it', async () => {
-    const added = await cli(['add', 'slow', file('slow.json', '{}'), '--delay', '100-400']);
+    const added = await cli(['add', 'slow', server.file('slow.json', '{}'), '--delay', '100-400']);
     expect(added.code, added.stderr).to.equal(0);
     expect((await record('slow')).delay).to.deep.equal({ min: 100, max: 400 });
     const started = performance.now();
@@ -152,7 +133,7 @@ describe('snippetkit mock add and get: the new record fields against a real serv
   });
 
   it('stores --fault hang --fault-rate 0.5, shown as the share of requests', async () => {
-    const added = await cli(['add', 'stuck', file('stuck.json', '{}'), '--fault', 'hang', '--fault-rate', '0.5']);
+    const added = await cli(['add', 'stuck', server.file('stuck.json', '{}'), '--fault', 'hang', '--fault-rate', '0.5']);
     expect(added.code, added.stderr).to.equal(0);
     expect(await record('stuck')).to.include({ fault: 'hang', faultRate: 0.5 });
     expect((await cli(['get', 'stuck'])).stdout).to.include('\nfault     hang on 50% of requests\n');
@@ -160,7 +141,7 @@ describe('snippetkit mock add and get: the new record fields against a real serv
 
   it('passes on the server refusing a field of an --endpoint record, which stores nothing', async () => {
     const bad = { data: 1, responses: [{ statusCode: 200 }, { when: { query: 5 } }] };
-    const result = await cli(['add', 'bad', '--endpoint', file('bad.json', JSON.stringify(bad))]);
+    const result = await cli(['add', 'bad', '--endpoint', server.file('bad.json', JSON.stringify(bad))]);
     expect(result.code).to.equal(9);
     expect(result.stderr).to.match(/^snippetkit: the mock server refused it: .*responses\[1\]\.when\.query/);
     expect((await cli(['get', 'bad'])).code).to.equal(6);

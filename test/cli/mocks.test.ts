@@ -1,32 +1,14 @@
 import { expect } from 'chai';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, spawnCli, startServerProcess, type ServerProcess } from '../helpers/cli.js';
-import { tempDir } from '../helpers/temp.js';
+import { runCli, spawnCli, startServerProcess, useMockProcess } from '../helpers/cli.js';
 
 describe('snippetkit mock', function () {
   this.timeout(60_000); // tests run the CLI several times: seconds each on a loaded 2-core machine
-  let temp: ReturnType<typeof tempDir>;
-  let server: ServerProcess;
+  const server = useMockProcess();
   const cli = (args: string[], input?: string) => runCli(args, { SNIPPETKIT_MOCK_SERVER: server.url }, input);
 
-  before(async () => {
-    temp = tempDir();
-    server = await startServerProcess(['serve-mocks', '--port', '0', '--data', join(temp.dir, 'mocks.sqlite')]);
-  });
-  after(async () => {
-    await server.stop();
-    temp.cleanup();
-  });
-
-  function jsonFile(name: string, text: string): string {
-    const path = join(temp.dir, name);
-    writeFileSync(path, text);
-    return path;
-  }
-
   it('adds an endpoint from a file that is then served with its status, delay and header', async () => {
-    const file = jsonFile('users.json', '{"users":[{"name":"Zoë"}]}');
+    const file = server.file('users.json', '{"users":[{"name":"Zoë"}]}');
     const added = await cli(['mock', 'add', 'users', file, '--status', '202', '--delay', '300', '--header', 'X-Mock: yes']);
     expect(added.code, added.stderr).to.equal(0);
     expect(added.stdout.trim()).to.equal(`${server.url}/endpoint/users`);
@@ -40,13 +22,13 @@ describe('snippetkit mock', function () {
   });
 
   it('refuses a name in use unless --force, which replaces it', async () => {
-    const file = jsonFile('v1.json', '[1]');
+    const file = server.file('v1.json', '[1]');
     await cli(['mock', 'add', 'again', file]);
-    const refused = await cli(['mock', 'add', 'again', jsonFile('v2.json', '[2]')]);
+    const refused = await cli(['mock', 'add', 'again', server.file('v2.json', '[2]')]);
     expect(refused.code).to.equal(9);
     expect(refused.stderr.trim()).to.equal('snippetkit: an endpoint named again already exists; pass --force to replace it');
     expect(await (await fetch(`${server.url}/endpoint/again`)).json()).to.deep.equal([1]);
-    expect((await cli(['mock', 'add', 'again', join(temp.dir, 'v2.json'), '--force'])).code).to.equal(0);
+    expect((await cli(['mock', 'add', 'again', join(server.dir, 'v2.json'), '--force'])).code).to.equal(0);
     expect(await (await fetch(`${server.url}/endpoint/again`)).json()).to.deep.equal([2]);
   });
 
@@ -57,7 +39,7 @@ describe('snippetkit mock', function () {
   });
 
   it('says where invalid JSON is, by line and column, and registers nothing', async () => {
-    const file = jsonFile('broken.json', '{\n  "a": 1\n  "b": 2\n}');
+    const file = server.file('broken.json', '{\n  "a": 1\n  "b": 2\n}');
     const result = await cli(['mock', 'add', 'broken', file]);
     expect(result.code).to.equal(7);
     expect(result.stderr.trim()).to.equal(`snippetkit: ${file} is not valid JSON: expected ',' or '}' but found '"' at line 3, column 3`);
@@ -65,20 +47,20 @@ describe('snippetkit mock', function () {
   });
 
   it('places an error that JSON.parse gives no position for (not at the end of the file)', async () => {
-    const file = jsonFile('unplaced.json', '[\n  1,\n  x\n]\n\n\n\n');
+    const file = server.file('unplaced.json', '[\n  1,\n  x\n]\n\n\n\n');
     const result = await cli(['mock', 'add', 'unplaced', file]);
     expect(result.code).to.equal(7);
     expect(result.stderr.trim()).to.equal(`snippetkit: ${file} is not valid JSON: expected a value but found 'x' at line 3, column 3`);
   });
 
   it('passes the server\'s refusal of bad input on, naming the field', async () => {
-    const result = await cli(['mock', 'add', 'bad name!', jsonFile('ok.json', '{}')]);
+    const result = await cli(['mock', 'add', 'bad name!', server.file('ok.json', '{}')]);
     expect(result.code).to.equal(9);
     expect(result.stderr).to.match(/^snippetkit: the mock server refused it: .*name/);
   });
 
   it('lists, gets and removes endpoints', async () => {
-    await cli(['mock', 'add', 'listed', jsonFile('l.json', '{"n":1}'), '--status', '201']);
+    await cli(['mock', 'add', 'listed', server.file('l.json', '{"n":1}'), '--status', '201']);
     const list = JSON.parse((await cli(['mock', 'list', '--json'])).stdout) as { name: string; statusCode: number }[];
     expect(list.find((e) => e.name === 'listed')).to.include({ statusCode: 201 });
     const table = (await cli(['mock', 'list'])).stdout;
@@ -95,7 +77,7 @@ describe('snippetkit mock', function () {
   });
 
   it('prints the requests an endpoint received, newest last', async () => {
-    await cli(['mock', 'add', 'hook', jsonFile('h.json', '{}')]);
+    await cli(['mock', 'add', 'hook', server.file('h.json', '{}')]);
     await fetch(`${server.url}/endpoint/hook?first=1`, { method: 'POST', body: '{"event":"one"}', headers: { 'content-type': 'application/json' } });
     await fetch(`${server.url}/endpoint/hook?second=2`, { method: 'PUT', body: 'plain text' });
     const log = JSON.parse((await cli(['mock', 'log', 'hook', '--json'])).stdout) as { method: string; url: string; body: string }[];
@@ -109,7 +91,7 @@ describe('snippetkit mock', function () {
   });
 
   it('follows the log so far, then new requests, with --follow', async () => {
-    await cli(['mock', 'add', 'followed', jsonFile('f.json', '{}')]);
+    await cli(['mock', 'add', 'followed', server.file('f.json', '{}')]);
     await fetch(`${server.url}/endpoint/followed?n=0`);
     const following = spawnCli(['mock', 'log', 'followed', '--follow', '--json', '--server', server.url]);
     const lines = (out: string) => out.split('\n').filter(Boolean);
@@ -136,7 +118,7 @@ describe('snippetkit mock', function () {
   });
 
   it('ends --follow with exit code 4 when the server stops', async () => {
-    const own = await startServerProcess(['serve-mocks', '--port', '0', '--data', join(temp.dir, 'own.sqlite')]);
+    const own = await startServerProcess(['serve-mocks', '--port', '0', '--data', join(server.dir, 'own.sqlite')]);
     await fetch(`${own.url}/api/endpoint/add`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"name":"w","data":1}' });
     await fetch(`${own.url}/endpoint/w`);
     const following = spawnCli(['mock', 'log', 'w', '--follow', '--server', own.url]);

@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from './temp.js';
 
 export const CLI = fileURLToPath(new URL('../../bin/snippetkit.js', import.meta.url));
 
@@ -104,4 +107,40 @@ export function cleanEnv(): NodeJS.ProcessEnv {
     if (!key.startsWith('SNIPPETKIT_') && key !== 'PORT' && key !== 'FORCE_COLOR') env[key] = value;
   }
   return env;
+}
+
+/** A real `serve-mocks` on a fresh data file, for the `describe` block that calls useMockProcess(). */
+export type MockProcess = {
+  readonly url: string;
+  /** The temp folder that holds the data file; files written here go with it. */
+  readonly dir: string;
+  /** Writes `text` to `name` in the temp folder and gives its path. */
+  file(name: string, text: string): string;
+};
+
+/** Starts the server before the block's tests and stops it (and removes its folder) after them. */
+export function useMockProcess(): MockProcess {
+  let temp: ReturnType<typeof tempDir> | undefined;
+  let server: ServerProcess | undefined;
+  before(async () => {
+    temp = tempDir();
+    server = await startServerProcess(['serve-mocks', '--port', '0', '--data', join(temp.dir, 'mocks.sqlite')]);
+  });
+  after(async () => {
+    await server?.stop();
+    temp?.cleanup();
+  });
+  return {
+    get url() {
+      return server!.url;
+    },
+    get dir() {
+      return temp!.dir;
+    },
+    file(name, text) {
+      const path = join(temp!.dir, name);
+      writeFileSync(path, text);
+      return path;
+    },
+  };
 }
