@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { HttpError } from '../http/errors.js';
 import { readJsonBody } from '../http/json-body.js';
 import type { ResponseRecord, StoredMock } from './record.js';
-import type { Endpoint, MockStore } from './store.js';
+import { patternOf, type Endpoint, type MockStore } from './store.js';
 import { checkName, parseMockInput } from './validate.js';
 import type { RequestFeed } from './request-feed.js';
 import { streamRequestEvents } from './request-events.js';
@@ -51,7 +51,7 @@ export function apiRouter(options: ApiOptions): Router {
     const endpoint = found(store, ctx.params.name!);
     const { hits } = endpoint.stats;
     const { created, updated } = endpoint.record;
-    const url = endpointBase(ctx, options.trustProxy) + servedPath(endpoint.record);
+    const url = endpointBase(ctx, options.trustProxy) + patternOf(endpoint.record);
     reply(ctx, 200, recordJson(endpoint, { hits, lastCall: lastCall(endpoint), created, updated, url }));
   });
 
@@ -105,15 +105,10 @@ function found(store: MockStore, name: string): Endpoint {
   return endpoint;
 }
 
-/** The route under /endpoint/ an endpoint answers: its path, or its name when it has none. */
-function servedPath(record: StoredMock): string {
-  return record.path ?? record.name;
-}
-
 function listItem(endpoint: Endpoint, base: string) {
   const { record, stats } = endpoint;
   const { name, statusCode, delay, created, updated } = record;
-  const path = servedPath(record);
+  const path = patternOf(record);
   return {
     name,
     path,
