@@ -15,6 +15,7 @@ export type ServeMocksFlags = {
   cors: boolean;
   allowedHost?: string[];
   quiet?: boolean;
+  dir?: string;
 };
 
 /** Declares `snippetkit serve-mocks`; the server code is loaded only when it runs. */
@@ -25,6 +26,10 @@ export function registerServeMocks(program: Command): void {
     .option('-p, --port <port>', 'port to listen on (env SNIPPETKIT_MOCK_PORT; default 16540)')
     .option('-H, --host <host>', 'address to listen on', '127.0.0.1')
     .option('-d, --data <file>', 'SQLite data file (env SNIPPETKIT_MOCK_DATA; default in your data folder)')
+    .option(
+      '--dir <folder>',
+      'serve the *.json, *.yaml, *.yml endpoint files under this folder, live (env SNIPPETKIT_MOCK_DIR)',
+    )
     .option('--max-delay <ms>', 'largest delay an endpoint may have (env SNIPPETKIT_MOCK_MAX_DELAY; default 60000)')
     .option('--max-body <size>', 'largest API request body, e.g. 512kb (env SNIPPETKIT_MOCK_MAX_BODY; default 1MB)')
     .option('--log-size <n>', 'requests kept in each endpoint\'s log (env SNIPPETKIT_MOCK_LOG_SIZE; default 100)')
@@ -47,6 +52,7 @@ Examples:
   $ snippetkit serve-mocks
   $ snippetkit serve-mocks --port 8080 --data ./mocks.sqlite
   $ snippetkit serve-mocks --host 0.0.0.0 --allowed-host mocks.example
+  $ snippetkit serve-mocks --dir mocks/     # mocks/users/list.yaml answers /endpoint/users/list
   $ curl -X PUT localhost:16540/api/endpoint/add -H 'content-type: application/json' \\
       -d '{"name":"users","data":[{"id":1}],"statusCode":200,"delay":250}'
   $ curl localhost:16540/endpoint/users`,

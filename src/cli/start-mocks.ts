@@ -8,6 +8,7 @@ import { consoleLogger } from './console-logger.js';
 import { loadMockSettings } from './mock-settings.js';
 import { serveUntilSignal } from './serve.js';
 import type { ServeMocksFlags } from './serve-mocks.js';
+import { openDirSource } from './dir-option.js';
 
 export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const settings = loadMockSettings(flags, env);
@@ -15,18 +16,32 @@ export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.Proces
   const logger = consoleLogger(flags.quiet);
   const { maxDelay, maxBody, cors, trustProxy, logSize, maxEndpoints, maxLogBytes } = settings;
   const feed = new RequestFeed();
+  const files = openDirSource(settings.dir, { maxDelay, maxBody, maxEndpoints, logger });
   await serveUntilSignal({
     port: settings.port,
     host: flags.host,
     allowedHosts: settings.allowedHosts,
     hostRefusal: (message) => ({ success: false, message }),
-    open: () => openMockStore(file, { logSize, maxEndpoints, maxLogBytes, logger }),
-    handler: (store) => createMockHandler({ store, config: { maxDelay, maxBody, cors, trustProxy }, logger, feed }),
+    open: async () => {
+      const store = await openMockStore(file, { logSize, maxEndpoints, maxLogBytes, logger, preload: files?.load });
+      files?.watch();
+      return store;
+    },
+    handler: (store) => {
+      const config = { maxDelay, maxBody, cors, trustProxy };
+      return createMockHandler({ store, config, logger, feed, sources: files?.loader });
+    },
     // Open request-log streams (the web page) would otherwise hold shutdown for the grace period.
-    beforeClose: () => feed.close(),
+    beforeClose: () => {
+      feed.close();
+      files?.close();
+    },
     banner: flags.quiet
       ? undefined
-      : (url, store) => `snippetkit mocks on ${chalk.bold(url)}  data ${store.file}  ${count(store.list().length)}`,
+      : (url, store) => {
+          const held = count(store.list().length) + (files?.summary() ?? '');
+          return `snippetkit mocks on ${chalk.bold(url)}  data ${store.file}  ${held}`;
+        },
     log: logger.info,
   });
   if (!isLoopback(flags.host)) {

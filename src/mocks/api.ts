@@ -9,6 +9,7 @@ import type { RequestFeed } from './request-feed.js';
 import { streamRequestEvents } from './request-events.js';
 import { addImportRoute } from './import-route.js';
 import type { Logger } from '../server/logger.js';
+import type { SourceProblem } from './source-loader.js';
 
 export type ApiOptions = {
   store: MockStore;
@@ -19,6 +20,8 @@ export type ApiOptions = {
   eventKeepAliveMs: number;
   maxEventStreams: number;
   logger: Logger;
+  /** Watched files (--dir): GET /api/sources lists their endpoints and the problems of their last change. */
+  sources?: { problems(): SourceProblem[] };
 };
 
 /**
@@ -45,6 +48,15 @@ export function apiRouter(options: ApiOptions): Router {
     ctx.body = { success: true, endpoints: store.list().map((endpoint) => listItem(endpoint, base)) };
   });
 
+  router.get('/sources', (ctx) => {
+    const names = new Map<string, string[]>();
+    for (const { source, record } of store.list()) {
+      if (source) names.set(source, [...(names.get(source) ?? []), record.name]);
+    }
+    const sources = [...names].map(([source, endpoints]) => ({ source, endpoints }));
+    ctx.body = { success: true, sources, errors: options.sources?.problems() ?? [] };
+  });
+
   addImportRoute(router, { store, validate, maxBody: options.maxBody, logger: options.logger });
 
   router.get('/endpoint/:name', (ctx) => {
@@ -52,7 +64,8 @@ export function apiRouter(options: ApiOptions): Router {
     const { hits } = endpoint.stats;
     const { created, updated } = endpoint.record;
     const url = endpointBase(ctx, options.trustProxy) + patternOf(endpoint.record);
-    reply(ctx, 200, recordJson(endpoint, { hits, lastCall: lastCall(endpoint), created, updated, url }));
+    const { source } = endpoint;
+    reply(ctx, 200, recordJson(endpoint, { hits, lastCall: lastCall(endpoint), created, updated, url, source }));
   });
 
   // Create or replace, so a setup script can run twice.
@@ -122,6 +135,7 @@ function listItem(endpoint: Endpoint, base: string) {
     created,
     updated,
     url: base + path,
+    ...(endpoint.source && { source: endpoint.source }),
   };
 }
 

@@ -4,7 +4,7 @@ import { errorHandler, HttpError } from '../http/errors.js';
 import { under } from '../http/under.js';
 import type { Handler } from '../server/listen.js';
 import { silentLogger, type Logger } from '../server/logger.js';
-import { apiRouter } from './api.js';
+import { apiRouter, type ApiOptions } from './api.js';
 import { RequestFeed } from './request-feed.js';
 import { createEndpointServer, type ServeEndpoint } from './serve-endpoint.js';
 import { DEFAULT_ASSETS, PAGE_BUNDLE, staticAssets } from './static.js';
@@ -46,6 +46,8 @@ export type MockAppOptions = {
   logger?: Logger;
   /** Pass one in to end the page's event streams at shutdown with `feed.close()`; made here otherwise. */
   feed?: RequestFeed;
+  /** Watched files' problems, for GET /api/sources. */
+  sources?: ApiOptions['sources'];
 };
 
 /**
@@ -77,7 +79,7 @@ export function createMockApp(options: MockAppOptions, shared?: Serving): Koa {
   });
   app.use(staticAssets([config.assets, PAGE_BUNDLE]));
   if (config.cors) app.use(under('/api', corsMiddleware(API_CORS)));
-  const api = apiRouter({ store: options.store, feed, logger, ...config });
+  const api = apiRouter({ store: options.store, feed, logger, sources: options.sources, ...config });
   app.use(api.routes());
   app.use(api.allowedMethods({ throw: true }));
   app.use(async (ctx, next) => {

@@ -111,7 +111,10 @@ function checkConflicts(ctx: Context, store: MockStore, inputs: MockInput[], rep
   }
   for (const [index, input] of inputs.entries()) {
     const { name } = input;
-    if (!replace && store.get(name)) {
+    const held = store.get(name);
+    if (held?.source) {
+      problems.push({ index, name, field: 'name', message: `endpoint '${name}' comes from ${held.source}` });
+    } else if (!replace && held) {
       problems.push({ index, name, field: 'name', message: `an endpoint named '${name}' already exists` });
     }
     const pattern = patternOf(input);

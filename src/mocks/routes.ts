@@ -84,12 +84,20 @@ export class RouteTable<T> {
     this.byKey.delete(key);
   }
 
-  /** The key of another route with one of `pattern`'s shapes and a method in common, if any. */
-  conflict(key: string, pattern: string, methods: readonly string[] | undefined): string | undefined {
+  /**
+   * The key of another route with one of `pattern`'s shapes and a method in common, if any;
+   * keys for which `ignore` is true do not count (routes about to be replaced).
+   */
+  conflict(
+    key: string,
+    pattern: string,
+    methods: readonly string[] | undefined,
+    ignore?: (key: string) => boolean,
+  ): string | undefined {
     const mine = effectiveMethods(methods);
     for (const shape of shapesOf(pattern)) {
       for (const route of this.slot(shape.segments, false)?.list ?? []) {
-        if (route.key !== key && overlap(mine, route.methods)) return route.key;
+        if (route.key !== key && overlap(mine, route.methods) && !ignore?.(route.key)) return route.key;
       }
     }
     return undefined;

@@ -7,6 +7,7 @@ import { DEFAULT_MAX_LOG_BYTES } from './log-budget.js';
 import { DEFAULT_LOG_SIZE, type EndpointStats } from './request-log.js';
 import { DEFAULT_FLUSH_MS, openStatsJournal } from './stats-journal.js';
 import { RouteTable, type Lookup } from './routes.js';
+import { createSourceSync, origin, type SourceChange } from './source-store.js';
 
 export type { StoredMock } from './record.js';
 
@@ -16,6 +17,8 @@ export type Endpoint = {
   /** The endpoint's own body bytes: its data as JSON, or its text body. */
   body: Buffer;
   stats: EndpointStats;
+  /** Where the record comes from (`file:mocks/users.yaml`) when not the API; not kept in the data file. */
+  source?: string;
 };
 
 export type WriteResult = { created: boolean; endpoint: Endpoint };
@@ -42,6 +45,11 @@ export type MockStore = {
   put(input: MockInput): Promise<WriteResult>;
   /** False when there was no such endpoint. */
   delete(name: string): Promise<boolean>;
+  /**
+   * Replaces every endpoint of `source` with `inputs` at once, in memory (files are the truth). All or nothing:
+   * a SourceRecordError (with the refused input's index) leaves the source's endpoints as they were.
+   */
+  syncSource(source: string, inputs: MockInput[]): Promise<SourceChange>;
   /** Empties the endpoint's request log, in the file too; false when there is no such endpoint. */
   clearLog(name: string): Promise<boolean>;
   /** Saves pending counters and log entries, then closes the file. */
@@ -60,6 +68,11 @@ export type MockStoreOptions = {
   /** Most endpoints the store holds; creating one more is a 507. */
   maxEndpoints: number;
   logger: Logger;
+  /**
+   * Loads endpoints from files (syncSource) after the data file's own and before saved counters of
+   * unknown names are dropped, so a file endpoint keeps its counters and log across restarts.
+   */
+  preload?: (store: MockStore) => Promise<void>;
 };
 
 /** Anyone who reaches the port may create endpoints, and each holds a log: a cap bounds memory and the file. */
@@ -103,7 +116,6 @@ export async function createMockStore(db: SqliteKeyv, options: MockStoreOptions)
     endpoints.set(record.name, endpoint);
     routes.set(record.name, patternOf(record), record.methods, endpoint);
   }
-  await journal.dropUnclaimed();
 
   // Writes to one name run one after another, so two adds of the same name cannot both create it.
   const queue = createKeyQueue();
@@ -116,6 +128,7 @@ export async function createMockStore(db: SqliteKeyv, options: MockStoreOptions)
     const { name } = input;
     const existing = endpoints.get(name);
     if (existing && !replace) return { created: false, endpoint: existing };
+    if (existing?.source) throw fromSourceError(name, existing.source);
     const pattern = patternOf(input);
     const other = routes.conflict(name, pattern, input.methods) ?? reserved.conflict(name, pattern, input.methods);
     if (other !== undefined) throw conflictError(pattern, other);
@@ -138,7 +151,19 @@ export async function createMockStore(db: SqliteKeyv, options: MockStoreOptions)
     }
   };
 
-  return {
+  const syncSource = createSourceSync({
+    endpoints,
+    routes,
+    reserved,
+    queue,
+    journal,
+    maxEndpoints: options.maxEndpoints,
+    creating: () => creating,
+    toEndpoint,
+    patternOf,
+  });
+
+  const store: MockStore = {
     file: db.file,
     maxEndpoints: options.maxEndpoints,
     get: (name) => endpoints.get(name),
@@ -150,12 +175,14 @@ export async function createMockStore(db: SqliteKeyv, options: MockStoreOptions)
       queue.run(name, async () => {
         const endpoint = endpoints.get(name);
         if (!endpoint) return false;
+        if (endpoint.source) throw fromSourceError(name, endpoint.source);
         if (!(await db.keyv.delete(KEY + name))) throw new Error(`the data file did not delete endpoint '${name}'`);
         endpoints.delete(name);
         routes.remove(name);
         await journal.drop(name, endpoint.stats);
         return true;
       }),
+    syncSource: (source, inputs) => syncSource(source, inputs),
     clearLog: async (name) => {
       const endpoint = endpoints.get(name);
       if (!endpoint) return false;
@@ -170,10 +197,20 @@ export async function createMockStore(db: SqliteKeyv, options: MockStoreOptions)
       }
     },
   };
+  await options.preload?.(store);
+  await journal.dropUnclaimed();
+  return store;
 }
 
-function toEndpoint(record: StoredMock, stats: EndpointStats): Endpoint {
-  return { record, body: Buffer.from(record.json ?? record.body ?? '', 'utf8'), stats };
+function toEndpoint(record: StoredMock, stats: EndpointStats, source?: string): Endpoint {
+  const endpoint: Endpoint = { record, body: Buffer.from(record.json ?? record.body ?? '', 'utf8'), stats };
+  if (source) endpoint.source = source;
+  return endpoint;
+}
+
+// Files are the truth: an edit through the API would be lost at the file's next change.
+function fromSourceError(name: string, source: string): HttpError {
+  return new HttpError(409, `endpoint '${name}' comes from ${origin(source)}: change or delete it there`, 'name');
 }
 
 /** The route under /endpoint/: the path, or the name as a single segment (records from before paths). */

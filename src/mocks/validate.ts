@@ -22,9 +22,12 @@ import { checkMethods, checkPath } from './validate-route.js';
 export type ValidateOptions = {
   /** Upper bound for `delay`, in milliseconds. */
   maxDelay: number;
+  /** Names may hold `/` between segments: a file's path names its endpoints (docs/mock-api.md). */
+  nestedNames?: boolean;
 };
 
 const NAME = /^[A-Za-z0-9._~-]{1,128}$/;
+const NESTED_NAME = /^(?!.{129})[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/;
 /**
  * Segments the management API's own routes take under /api/endpoint/ (PUT /api/endpoint/add), in
  * lower case as the router matches without regard to case: an endpoint so named could never be replaced.
@@ -52,17 +55,21 @@ const FIELDS = [
   'created',
   'updated',
   'url',
+  'source',
 ] as const;
 
 /** Checks an endpoint name (from a body or a URL); throws a 400 naming the field. */
-export function checkName(name: unknown): string {
+export function checkName(name: unknown, nested = false): string {
   if (name === undefined || name === null) throw bad('name', 'name is required');
   if (typeof name !== 'string') throw bad('name', 'name must be a string');
   if (name === '') throw bad('name', 'name must not be empty');
-  if (!NAME.test(name)) {
-    throw bad('name', 'name must be 1 to 128 characters, each a letter, a digit or one of . _ ~ -');
+  if (nested ? !NESTED_NAME.test(name) : !NAME.test(name)) {
+    const also = nested ? ', with / between segments' : '';
+    throw bad('name', `name must be 1 to 128 characters, each a letter, a digit or one of . _ ~ -${also}`);
   }
-  if (name === '.' || name === '..') throw bad('name', "name must not be '.' or '..'");
+  if (name.split('/').some((part) => part === '.' || part === '..')) {
+    throw bad('name', "name must not be '.' or '..'");
+  }
   if (RESERVED_NAMES.has(name.toLowerCase())) {
     throw bad('name', `name '${name}' is reserved: PUT /api/endpoint/${name} is the API's route that adds endpoints`);
   }
@@ -80,7 +87,7 @@ export function parseMockInput(body: unknown, options: ValidateOptions, urlName?
   const fields = objectOf(body, '', FIELDS, 'a JSON object');
   let name: string;
   if (urlName === undefined) {
-    name = checkName(fields.name);
+    name = checkName(fields.name, options.nestedNames);
   } else {
     name = checkName(urlName);
     if (fields.name !== undefined && fields.name !== urlName) {

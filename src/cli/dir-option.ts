@@ -1,0 +1,53 @@
+import { statSync } from 'node:fs';
+import { createDirSource } from '../mocks/dir-source.js';
+import { createSourceLoader, type SourceLoader } from '../mocks/source-loader.js';
+import type { MockStore } from '../mocks/store.js';
+import type { Logger } from '../server/logger.js';
+import { CliError, EXIT } from './errors.js';
+
+export type DirOption = {
+  loader: SourceLoader;
+  /** The store's preload: reads every file once. */
+  load(store: MockStore): Promise<void>;
+  watch(): void;
+  close(): void;
+  /** What the banner adds: `  (12 from files in mocks/)`. */
+  summary(): string;
+};
+
+type DirLimits = { maxDelay: number; maxBody: number; maxEndpoints: number; logger: Logger };
+
+/** serve-mocks --dir: the folder is checked up front, so a typo is a start-up error rather than an empty server. */
+export function openDirSource(dir: string | undefined, limits: DirLimits): DirOption | undefined {
+  if (dir === undefined) return undefined;
+  const found = (() => {
+    try {
+      return statSync(dir);
+    } catch {
+      return undefined;
+    }
+  })();
+  if (!found?.isDirectory()) {
+    throw new CliError(`--dir ${dir}: ${found ? 'not a folder' : 'no such folder'}`, EXIT.usage);
+  }
+  const { logger } = limits;
+  const loader = createSourceLoader({ maxDelay: limits.maxDelay });
+  const source = createDirSource({
+    dir,
+    loader,
+    maxFileBytes: limits.maxBody,
+    maxFiles: limits.maxEndpoints,
+    print: logger.info,
+    warn: logger.error,
+  });
+  let loaded = 0;
+  return {
+    loader,
+    async load(store) {
+      loaded = (await source.load(store)).endpoints;
+    },
+    watch: () => source.watch(),
+    close: () => source.close(),
+    summary: () => `  (${loaded} from files in ${dir})`,
+  };
+}

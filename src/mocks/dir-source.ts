@@ -1,0 +1,175 @@
+import { watch, type FSWatcher } from 'node:fs';
+import { lstat, open, readdir, stat } from 'node:fs/promises';
+import { join, posix } from 'node:path';
+import { recordFileParser } from './record-file-parser.js';
+import { formatOf } from './record-text.js';
+import { describeChange, describeProblem, type SourceLoader } from './source-loader.js';
+import type { MockStore } from './store.js';
+
+export type DirSourceOptions = {
+  /** The folder as the user gave it; file names in messages and sources start with it. */
+  dir: string;
+  loader: SourceLoader;
+  /** Larger files are refused unread (--max-body). */
+  maxFileBytes: number;
+  /** Files read at most (--max-endpoints): each file holds at least one endpoint. */
+  maxFiles: number;
+  /** Quiet time before a burst of changes is applied, in milliseconds. */
+  debounceMs?: number;
+  /** Changes applied (`+ users/list (mocks/users/list.yaml)`). */
+  print(line: string): void;
+  /** Files refused, with file, line, column and field. */
+  warn(line: string): void;
+};
+
+export type DirSource = {
+  /** Reads every record file once; call from the store's preload. */
+  load(store: MockStore): Promise<{ files: number; endpoints: number }>;
+  /** Applies changes as files are added, changed, renamed or removed; only the files named by an event are read. */
+  watch(): void;
+  close(): void;
+};
+
+const READ_AT_ONCE = 32;
+
+/** A folder of endpoint record files (*.json, *.yaml, *.yml), recursively, kept in step with the store. */
+export function createDirSource(options: DirSourceOptions): DirSource {
+  const { dir, loader } = options;
+  const debounceMs = options.debounceMs ?? 25;
+  // Relative paths (forward slashes) of the files applied, good or not.
+  const known = new Set<string>();
+  let store: MockStore | undefined;
+  let watcher: FSWatcher | undefined;
+  let pending = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  let chain = Promise.resolve();
+
+  const label = (rel: string) => posix.join(dir.replaceAll('\\', '/'), rel);
+
+  /** Applies one file's text; undefined when it is gone, which removes its endpoints. Returns endpoints added. */
+  const apply = async (rel: string, text: string | undefined, quiet: boolean): Promise<number> => {
+    if (text === undefined && !known.delete(rel)) return 0;
+    if (text !== undefined) known.add(rel);
+    const file = label(rel);
+    const result = await loader.apply(store!, file, text, recordFileParser(rel.replace(/\.[^./]+$/, '')));
+    if ('message' in result) {
+      options.warn(`! ${describeProblem(result)}`);
+      return 0;
+    }
+    if (!quiet) for (const line of describeChange(result, file)) options.print(line);
+    return result.added.length;
+  };
+
+  /** Reads a file and applies it; a read error is reported and changes nothing. */
+  const applyFile = async (rel: string, quiet = false): Promise<number> => {
+    const text = await readCapped(join(dir, rel), options.maxFileBytes).catch((err: NodeJS.ErrnoException) =>
+      err.code === 'ENOENT' || err.code === 'ENOTDIR' ? undefined : err,
+    );
+    if (!(text instanceof Error)) return apply(rel, text, quiet);
+    options.warn(`! ${label(rel)}: ${text.message}`);
+    return 0;
+  };
+
+  /** An event's path: a file, a folder moved in or out, or something gone. */
+  const applyPath = async (rel: string) => {
+    const found = await lstat(join(dir, rel)).catch(() => undefined);
+    const under = rel === '' ? '' : `${rel}/`;
+    if (!found || found.isDirectory()) {
+      // A folder moved in or out: its files come and go with it; files already known have their own events.
+      const now = found ? new Set(await scan(dir, rel, options.maxFiles, options.warn)) : new Set<string>();
+      for (const file of [...known]) if (file.startsWith(under) && !now.has(file)) await apply(file, undefined, false);
+      for (const file of now) if (!known.has(file)) await applyFile(file);
+      if (!found && known.has(rel)) await apply(rel, undefined, false);
+      return;
+    }
+    if (formatOf(rel)) await applyFile(rel);
+  };
+
+  const flush = () => {
+    timer = undefined;
+    const paths = [...pending];
+    pending = new Set();
+    chain = chain.then(async () => {
+      for (const path of paths) await applyPath(path);
+    });
+  };
+
+  return {
+    async load(opened) {
+      store = opened;
+      const files = await scan(dir, '', options.maxFiles, options.warn);
+      let endpoints = 0;
+      for (let i = 0; i < files.length; i += READ_AT_ONCE) {
+        // Read side by side, applied in name order, so a name given by two files goes to the first.
+        const batch = files.slice(i, i + READ_AT_ONCE);
+        const texts = await Promise.all(
+          batch.map((rel) => readCapped(join(dir, rel), options.maxFileBytes).catch((err: Error) => err)),
+        );
+        for (const [j, rel] of batch.entries()) {
+          const text = texts[j]!;
+          if (text instanceof Error) options.warn(`! ${label(rel)}: ${text.message}`);
+          else endpoints += await apply(rel, text, true);
+        }
+      }
+      return { files: files.length, endpoints };
+    },
+    watch() {
+      watcher = watch(dir, { recursive: true }, (_event, name) => {
+        // No name: the platform lost track; look at the whole folder again.
+        const rel = name === null ? '' : name.toString().replaceAll('\\', '/');
+        if (rel.split('/').some((part) => part.startsWith('.'))) return;
+        pending.add(rel);
+        if (timer) clearTimeout(timer);
+        timer = setTimeout(flush, debounceMs);
+      });
+      watcher.on('error', (err) => options.warn(`! ${dir}: watching stopped: ${err.message}`));
+    },
+    close() {
+      clearTimeout(timer);
+      watcher?.close();
+    },
+  };
+}
+
+/**
+ * Record files under `dir/rel`, relative to `dir`, sorted. Hidden entries (.git) are skipped, and so
+ * are linked folders, so a link loop cannot make the walk endless; past `max` files the rest are left out.
+ */
+async function scan(dir: string, rel: string, max: number, warn: (line: string) => void): Promise<string[]> {
+  const files: string[] = [];
+  let left = 0;
+  const walk = async (sub: string) => {
+    const entries = await readdir(join(dir, sub), { withFileTypes: true }).catch(() => []);
+    entries.sort((a, b) => (a.name < b.name ? -1 : 1));
+    for (const entry of entries) {
+      if (entry.name.startsWith('.')) continue;
+      const path = sub === '' ? entry.name : `${sub}/${entry.name}`;
+      if (entry.isDirectory()) await walk(path);
+      else if (entry.isSymbolicLink() && (await stat(join(dir, path)).catch(() => undefined))?.isDirectory()) {
+        warn(`! ${join(dir, path)}: a linked folder is not followed`);
+      } else if (formatOf(entry.name)) {
+        if (files.length < max) files.push(path);
+        else left++;
+      }
+    }
+  };
+  await walk(rel);
+  if (left > 0) warn(`! ${left} files under ${dir} are left out: at most ${max} files are read (--max-endpoints)`);
+  return files;
+}
+
+/** The file's text, refused (unread) past `max` bytes so a huge file cannot fill memory. */
+async function readCapped(path: string, max: number): Promise<string> {
+  const handle = await open(path, 'r');
+  try {
+    const info = await handle.stat();
+    const { size } = info;
+    if (!info.isFile()) throw new Error('not a regular file');
+    if (size > max) throw new Error(`the file has ${size} bytes; at most ${max} are read (--max-body)`);
+    const buffer = Buffer.alloc(size);
+    const { bytesRead } = await handle.read(buffer, 0, size, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
