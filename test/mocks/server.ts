@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { MockConfig } from '../../src/mocks/app.js';
+import type { MockAppOptions, MockConfig } from '../../src/mocks/app.js';
 import { createMockApp, createMockHandler } from '../../src/mocks/app.js';
 import type { RequestFeed } from '../../src/mocks/request-feed.js';
 import { openMockStore, type MockStore, type MockStoreOptions } from '../../src/mocks/store.js';
@@ -32,6 +32,8 @@ export type StartOptions = {
   feed?: RequestFeed;
   /** Log size and save interval of the store. */
   store?: Partial<MockStoreOptions>;
+  /** Watched files' problems, for GET /api/sources. */
+  sources?: MockAppOptions['sources'];
 };
 
 /** The real mock server on 127.0.0.1, port 0, over a real SQLite file. Always close it. */
@@ -41,7 +43,7 @@ export async function startMockServer(options: StartOptions = {}): Promise<TestM
   const errors: string[] = [];
   const logger: Logger = { info() {}, warn() {}, error: (line) => errors.push(line) };
   const store = await openMockStore(file, { logger, ...options.store });
-  const appOptions = { store, config: options.config, logger, feed: options.feed };
+  const appOptions = { store, config: options.config, logger, feed: options.feed, sources: options.sources };
   const handler =
     options.hotPath === false ? createMockApp(appOptions).callback() : createMockHandler(appOptions);
   const running = await listen(handler, 0, '127.0.0.1');

@@ -28,6 +28,8 @@ export type EndpointSummary = {
   /** ISO time of the last request, or null. */
   lastCall: string | null;
   updated: string;
+  /** `file:<path>` when a watched file holds it (serve-mocks --dir); the API cannot change it then. */
+  source?: string;
 };
 
 /** All given parts must match a request. */
@@ -69,7 +71,10 @@ export type EndpointInput = {
   faultRate?: number;
 };
 
-export type EndpointRecord = EndpointInput & { hits: number; lastCall: string | null; url: string };
+export type EndpointRecord = EndpointInput & { hits: number; lastCall: string | null; url: string; source?: string };
+
+/** Why a watched file's last change was not applied (GET /api/sources). */
+export type SourceProblem = { file: string; message: string; line?: number; column?: number; field?: string };
 
 /** One request an endpoint received, as the server logs it, and which answer it got. */
 export type LoggedRequest = {
@@ -140,5 +145,8 @@ export const addEndpoint = (input: EndpointInput): Promise<unknown> => call('PUT
 /** Answers the record as stored. */
 export const replaceEndpoint = (input: EndpointInput): Promise<EndpointRecord> =>
   call('PUT', `endpoint/${segment(input.name)}`, input);
+
+export const listSourceProblems = async (): Promise<SourceProblem[]> =>
+  (await call<{ errors: SourceProblem[] }>('GET', 'sources')).errors;
 
 export const deleteEndpoint = (name: string): Promise<unknown> => call('DELETE', `endpoint/${segment(name)}`);

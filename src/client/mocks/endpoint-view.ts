@@ -4,6 +4,7 @@ import { byId } from './dom.js';
 import { createEndpointForm } from './endpoint-form.js';
 import { followLog } from './live-log.js';
 import { createTryIt } from './try-it.js';
+import { sourceFile } from './source-badge.js';
 
 export type EndpointView = {
   openNew(): void;
@@ -56,6 +57,21 @@ export function createEndpointView(): EndpointView {
     }
   });
 
+  /** A file's endpoint is changed in the file: saving or deleting it here would be refused (409). */
+  const showSource = (source: string | undefined) => {
+    const note = byId('source-note');
+    const reason = source ? `From ${sourceFile(source)}: change or delete it in that file.` : '';
+    note.textContent = reason;
+    note.hidden = !source;
+    // inert: typing in the form would otherwise enable Save again
+    byId('endpoint-form').inert = source !== undefined;
+    for (const id of ['save', 'delete']) {
+      const button = byId<HTMLButtonElement>(id);
+      button.disabled = source !== undefined;
+      button.title = reason;
+    }
+  };
+
   const showLinks = (record: EndpointRecord) => {
     route = record.path ?? record.name;
     byId('endpoint-url').textContent = endpointUrl(route);
@@ -77,6 +93,7 @@ export function createEndpointView(): EndpointView {
       close();
       title.textContent = 'New endpoint';
       show(false);
+      showSource(undefined);
       form.reset();
       byId('name').focus();
     },
@@ -95,6 +112,7 @@ export function createEndpointView(): EndpointView {
         return;
       }
       showLinks(record);
+      showSource(record.source);
       stopLog = followLog(name);
       show(true);
     },

@@ -1,4 +1,5 @@
 import { listEndpoints, ROOT, type Delay, type EndpointSummary } from './api.js';
+import { showSourceProblems, sourceBadge } from './source-badge.js';
 import { age, byId, el } from './dom.js';
 
 export type ListView = {
@@ -33,7 +34,15 @@ export function createListView(): ListView {
         el(
           'tr',
           {},
-          cell('Name', el('a', { href: `#endpoint/${encodeURIComponent(endpoint.name)}` }, endpoint.name)),
+          cell(
+            'Name',
+            el(
+              'span',
+              {},
+              el('a', { href: `#endpoint/${encodeURIComponent(endpoint.name)}` }, endpoint.name),
+              ...sourceBadge(endpoint.source),
+            ),
+          ),
           // An older server sends neither: the name is the path, and every method answers.
           cell('Path', el('code', {}, `/${endpoint.path ?? endpoint.name}`)),
           cell('Methods', endpoint.methods?.join(' ') ?? 'all'),
@@ -57,6 +66,7 @@ export function createListView(): ListView {
     try {
       endpoints = await listEndpoints();
       render();
+      await showSourceProblems(byId('source-errors'));
     } catch (err) {
       table.hidden = true;
       status.textContent = `Could not load the endpoints: ${(err as Error).message}`;
