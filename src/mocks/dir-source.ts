@@ -41,6 +41,8 @@ export function createDirSource(options: DirSourceOptions): DirSource {
   let pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let chain = Promise.resolve();
+  // Set at shutdown: changes still queued are not applied to a store that is closing.
+  let closed = false;
 
   const label = (rel: string) => posix.join(dir.replaceAll('\\', '/'), rel);
 
@@ -92,9 +94,11 @@ export function createDirSource(options: DirSourceOptions): DirSource {
     timer = undefined;
     const paths = [...pending];
     pending = new Set();
-    chain = chain.then(async () => {
-      for (const path of paths) await applyPath(path);
-    });
+    chain = chain
+      .then(async () => {
+        for (const path of paths) if (!closed) await applyPath(path);
+      })
+      .catch((err: Error) => options.warn(`! ${dir}: ${err.message}`));
   };
 
   return {
@@ -118,6 +122,7 @@ export function createDirSource(options: DirSourceOptions): DirSource {
       watcher.on('error', (err) => options.warn(`! ${dir}: watching stopped: ${err.message}`));
     },
     close() {
+      closed = true;
       clearTimeout(timer);
       watcher?.close();
     },
