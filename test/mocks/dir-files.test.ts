@@ -139,11 +139,14 @@ describe('serve-mocks --dir (endpoint files, watched)', function () {
     const headers = { 'content-type': 'application/json' };
     const del = await fetch(`${server!.url}/api/endpoint/users%2Flist`, { method: 'DELETE' });
     expect([del.status, ((await del.json()) as Json).message]).to.deep.equal([409, message]);
-    const body = JSON.stringify({ endpoints: [{ name: 'plain', data: 1 }], replace: true });
+    const endpoints = [{ name: 'fresh', data: 1 }, { name: 'plain', data: 1 }];
+    const body = JSON.stringify({ endpoints, replace: true });
     const imported = await fetch(`${server!.url}/api/endpoints/import`, { method: 'POST', headers, body });
     expect(imported.status).to.equal(409);
     expect(JSON.stringify(await imported.json())).to.include(`comes from file:${mocks}/plain.json`);
     expect((await served('plain')).text).to.equal('[]');
+    // all or nothing: the record before it was not written either
+    expect((await served('fresh')).status).to.equal(404);
   });
 
   it('keeps hits across a restart, and keeps file records out of the data file', async () => {
