@@ -152,7 +152,8 @@ async function scan(dir: string, rel: string, max: number, warn: (line: string) 
     }
   };
   await walk(rel);
-  if (left > 0) warn(`! ${left} files under ${dir} are left out: at most ${max} files are read (--max-endpoints)`);
+  const these = left === 1 ? '1 file' : `${left} files`;
+  if (left > 0) warn(`! ${these} under ${dir} left out: at most ${max} files are read (--max-endpoints)`);
   return files;
 }
 

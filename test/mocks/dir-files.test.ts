@@ -186,6 +186,13 @@ describe('serve-mocks --dir (endpoint files, watched)', function () {
     expect(server!.stderr()).to.include('a linked folder is not followed');
   });
 
+  it('reads at most --max-endpoints files, and says how many it left out', async () => {
+    for (const name of ['a', 'b', 'c']) write(`${name}.json`, '{"data":1}');
+    await start('--dir', mocks, '--max-endpoints', '2');
+    expect(((await json('/api/endpoints')).endpoints as Json[]).map((e) => e.name)).to.deep.equal(['a', 'b']);
+    expect(server!.stderr()).to.include(`1 file under ${mocks} left out: at most 2 files are read`);
+  });
+
   it('stops at start-up with one line when the folder does not exist', async () => {
     const result = await runCli(['serve-mocks', '--port', '0', '--dir', join(temp.dir, 'nope')]);
     expect(result.code).to.equal(2);
