@@ -40,6 +40,8 @@ export function createDirSource(options: DirSourceOptions): DirSource {
   let watcher: FSWatcher | undefined;
   let pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
+  // When the pending burst began.
+  let since = 0;
   let chain = Promise.resolve();
   // Set at shutdown: changes still queued are not applied to a store that is closing.
   let closed = false;
@@ -116,7 +118,10 @@ export function createDirSource(options: DirSourceOptions): DirSource {
         const rel = name === null ? '' : name.toString().replaceAll('\\', '/');
         if (rel.split('/').some((part) => part.startsWith('.'))) return;
         pending.add(rel);
-        if (timer) clearTimeout(timer);
+        // Each event restarts the quiet time, but a folder that never goes quiet is applied every few periods.
+        if (timer && performance.now() - since < debounceMs * 4) clearTimeout(timer);
+        else if (timer) return;
+        else since = performance.now();
         timer = setTimeout(flush, debounceMs);
       });
       watcher.on('error', (err) => options.warn(`! ${dir}: watching stopped: ${err.message}`));
