@@ -22,8 +22,13 @@ const FILE_NAME = /^(?!\.\.?$)[A-Za-z0-9._~-]{1,128}$/;
 export async function mockExport(flags: MockExportFlags, command: Command): Promise<void> {
   const { client, out } = clientContext(command, 'mock');
   const target = exportTarget(flags);
-  const records = await fetchRecords(client);
-  if (target.kind === 'stdout') return void process.stdout.write(formatRecords(records, target.format));
+  const { records, fromFiles } = await fetchRecords(client);
+  const leftOut = `left out ${fromFiles} endpoints served from files (--dir): they are files already`;
+  if (target.kind === 'stdout') {
+    process.stdout.write(formatRecords(records, target.format));
+    if (fromFiles > 0) out.note(leftOut);
+    return;
+  }
   if (target.kind === 'file') {
     await write(target.path, formatRecords(records, target.format));
   } else {
@@ -34,6 +39,7 @@ export async function mockExport(flags: MockExportFlags, command: Command): Prom
   }
   const where = target.kind === 'file' ? target.path : `${target.path} (one file each)`;
   out.note(`exported ${records.length} endpoints to ${where}`);
+  if (fromFiles > 0) out.note(leftOut);
   out.result('', { exported: records.map((r) => r.name), to: target.path });
 }
 
@@ -50,12 +56,19 @@ function exportTarget(flags: MockExportFlags): Target {
   return { kind: 'file', path: flags.out, format: byName };
 }
 
-async function fetchRecords(client: ClientOptions): Promise<Record<string, unknown>[]> {
+type Fetched = { records: Record<string, unknown>[]; fromFiles: number };
+
+/**
+ * The records of endpoints made through the API or the page. Endpoints served from watched files are
+ * left out: their files are already the export, and the API refuses to import them under their names.
+ */
+async function fetchRecords(client: ClientOptions): Promise<Fetched> {
   const listed = await callApi(client, 'GET', 'api/endpoints');
   check(client, '', listed.status, listed.body);
-  const endpoints = (listed.body as { endpoints?: { name?: unknown }[] }).endpoints;
+  const endpoints = (listed.body as { endpoints?: { name?: unknown; source?: unknown }[] }).endpoints;
   if (!Array.isArray(endpoints)) throw notOurApi(client, 'its list has no endpoints');
-  const names = endpoints.map((e) => String(e.name)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const own = endpoints.filter((e) => e.source === undefined);
+  const names = own.map((e) => String(e.name)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const records: Record<string, unknown>[] = [];
   for (const name of names) {
     // the name becomes a file name: a server that sends another kind must not write elsewhere
@@ -69,7 +82,7 @@ async function fetchRecords(client: ClientOptions): Promise<Record<string, unkno
     }
     records.push(Object.fromEntries(Object.entries(body as object).filter(([key]) => !READ_ONLY.has(key))));
   }
-  return records;
+  return { records, fromFiles: endpoints.length - own.length };
 }
 
 async function write(path: string, text: string): Promise<void> {

@@ -171,4 +171,22 @@ describe('snippetkit mock export and import', function () {
         `  ${path('invalid.json')} #2: name is required\n`,
     );
   });
+
+  it('leaves out endpoints served from files (--dir), saying so', async () => {
+    mkdirSync(path('served/users'), { recursive: true });
+    writeFileSync(path('served/users/list.yaml'), 'data: [1, 2]\n');
+    const server = await startServerProcess(
+      ['serve-mocks', '--port', '0', '--data', path('served.sqlite'), '--dir', path('served')],
+    );
+    try {
+      const res = await fetch(`${server.url}/api/endpoint/add`, { method: 'PUT', body: JSON.stringify(PLAIN) });
+      expect(res.status, await res.text()).to.equal(201);
+      const run = await cli(server, ['export', '--out', path('from-served')]);
+      expect(run.code, run.stderr).to.equal(0);
+      expect(readdirSync(path('from-served'))).to.deep.equal(['a-first.json']);
+      expect(run.stderr).to.include('left out 1 endpoints served from files (--dir)');
+    } finally {
+      await server.stop();
+    }
+  });
 });
