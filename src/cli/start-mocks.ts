@@ -6,6 +6,7 @@ import { defaultDataFile } from '../store/data-file.js';
 import { isLoopback } from '../server/loopback.js';
 import { consoleLogger } from './console-logger.js';
 import { loadMockSettings } from './mock-settings.js';
+import { proxySettings } from './proxy-settings.js';
 import { serveUntilSignal } from './serve.js';
 import type { ServeMocksFlags } from './serve-mocks.js';
 
@@ -14,6 +15,7 @@ export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.Proces
   const file = settings.data ?? defaultDataFile('mocks');
   const logger = consoleLogger(flags.quiet);
   const { maxDelay, maxBody, cors, trustProxy, logSize, maxEndpoints, maxLogBytes } = settings;
+  const proxy = proxySettings(settings);
   const feed = new RequestFeed();
   await serveUntilSignal({
     port: settings.port,
@@ -21,12 +23,15 @@ export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.Proces
     allowedHosts: settings.allowedHosts,
     hostRefusal: (message) => ({ success: false, message }),
     open: () => openMockStore(file, { logSize, maxEndpoints, maxLogBytes, logger }),
-    handler: (store) => createMockHandler({ store, config: { maxDelay, maxBody, cors, trustProxy }, logger, feed }),
+    handler: (store) =>
+      createMockHandler({ store, config: { maxDelay, maxBody, cors, trustProxy, proxy }, logger, feed }),
     // Open request-log streams (the web page) would otherwise hold shutdown for the grace period.
     beforeClose: () => feed.close(),
     banner: flags.quiet
       ? undefined
-      : (url, store) => `snippetkit mocks on ${chalk.bold(url)}  data ${store.file}  ${count(store.list().length)}`,
+      : (url, store) =>
+          `snippetkit mocks on ${chalk.bold(url)}  data ${store.file}  ${count(store.list().length)}` +
+          (proxy ? `  proxy ${proxy.target}${proxy.record ? ' (recording)' : ''}` : ''),
     log: logger.info,
   });
   if (!isLoopback(flags.host)) {

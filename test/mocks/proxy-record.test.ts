@@ -14,7 +14,8 @@ describe('serve-mocks --proxy --record', () => {
   const file = () => `${temp.dir}/mocks.sqlite`;
   const start = (more: Partial<ProxySettings> = {}) =>
     startMockServer({ file: file(), config: { proxy: { ...SETTINGS, target: upstream.url, ...more } } });
-  const recorded = (count: number) => until(() => server.logs.filter((l) => l.startsWith('recorded ')).length === count);
+  const recorded = (count: number) =>
+    until(() => server.logs.filter((line) => line.startsWith('recorded ')).length === count);
 
   beforeEach(async () => {
     temp = tempDir();
