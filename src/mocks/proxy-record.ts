@@ -53,8 +53,9 @@ export function createRecorder(options: RecorderOptions): Recorder {
         await save(shape, input);
         logger.info(`recorded ${what} as endpoint '${shape.name}'`);
       } catch (err) {
-        if (!(err instanceof HttpError)) throw err;
-        logger.warn(`not recorded: ${what}: ${err.message}`);
+        // A refusal (a full store, a name in use) or a file that cannot be written: proxying goes on.
+        if (err instanceof HttpError) logger.warn(`not recorded: ${what}: ${err.message}`);
+        else logger.error(`not recorded: ${what}: ${(err as Error).message}`);
       }
     });
     chain = done.catch(() => undefined);

@@ -20,6 +20,8 @@ export type ProxySettings = {
   recordCookies: boolean;
   /** Larger answers are passed on but not recorded. */
   maxRecordBytes: number;
+  /** Where recordings go: the store when absent; `writeRecordFile` into the folder with --dir. */
+  save?: RecorderOptions['save'];
 };
 
 export const DEFAULT_PROXY_TIMEOUT = 30_000;
@@ -29,7 +31,6 @@ export type ProxyOptions = ProxySettings & {
   store: MockStore;
   logger: Logger;
   cors: boolean;
-  save?: RecorderOptions['save'];
 };
 
 /** How serve-endpoint hands requests over: the ones no endpoint answers, and recordings of another query. */
@@ -112,9 +113,7 @@ export function createProxy(options: ProxyOptions): ProxyHook {
           return logger.warn(`not recorded: ${what}: its ${size}-byte body is over ${options.maxRecordBytes} bytes`);
         }
         const exchange = { method, path, query: queryOf(url), status: answer.statusCode ?? 502 };
-        void record({ ...exchange, headers: answer.headers, body: Buffer.concat(chunks) }).catch((err: Error) =>
-          logger.error(`recording ${what} failed: ${err.stack ?? String(err)}`),
-        );
+        void record({ ...exchange, headers: answer.headers, body: Buffer.concat(chunks) });
       });
     });
     req.pipe(upstream);
