@@ -34,6 +34,8 @@ export type RecorderOptions = {
 
 export type Recorder = (exchange: Exchange) => Promise<void>;
 
+const MAX_WAITING = 100;
+
 // Not worth keeping: the date is stale when replayed; length and encoding describe the bytes as they travelled.
 const DROPPED = ['content-length', 'content-encoding', 'date'];
 
@@ -43,9 +45,16 @@ export function createRecorder(options: RecorderOptions): Recorder {
   const save = options.save ?? ((_shape, input) => store.put(input));
   // One at a time: two answers for the same path must not both read the old record and each drop the other.
   let chain = Promise.resolve();
+  // Each waiting answer holds its body: a slow disk must not let them pile up without end.
+  let waiting = 0;
   return (exchange) => {
+    const what = `${exchange.method} /endpoint/${exchange.path}`;
+    if (waiting >= MAX_WAITING) {
+      logger.warn(`not recorded: ${what}: ${MAX_WAITING} answers are waiting to be saved already`);
+      return Promise.resolve();
+    }
+    waiting++;
     const done = chain.then(async () => {
-      const what = `${exchange.method} /endpoint/${exchange.path}`;
       try {
         const shape = recordOf(exchange, options);
         if (typeof shape === 'string') return logger.warn(`not recorded: ${what}: ${shape}`);
@@ -58,14 +67,15 @@ export function createRecorder(options: RecorderOptions): Recorder {
         else logger.error(`not recorded: ${what}: ${(err as Error).message}`);
       }
     });
-    chain = done.catch(() => undefined);
-    return done;
+    chain = done.catch(() => undefined).finally(() => waiting--);
+    return chain;
   };
 }
 
 /** The endpoint record with this answer added, or why it cannot be recorded. */
 function recordOf(exchange: Exchange, options: RecorderOptions): RecordShape | string {
   const { method, path, query } = exchange;
+  if (method === 'HEAD') return 'a HEAD answer has no body to replay (a recorded GET answers HEAD)';
   const content = contentOf(exchange);
   if (typeof content === 'string') return content;
   const drop = options.recordCookies ? DROPPED : [...DROPPED, 'set-cookie'];

@@ -66,14 +66,21 @@ export function createProxy(options: ProxyOptions): ProxyHook {
       logger.warn(`proxy ${what} -> 503: ${message}`);
       return json(res, 503, { success: false, message, target }, cors);
     }
+    const query = url.includes('?') ? url.slice(url.indexOf('?')) : '';
+    const address = new URL(`${base.origin}${prefix}/${path}${query}`);
+    // URL parsing resolves `..` and `%2e%2e`: a request must not climb out of the target's base path.
+    if (!address.pathname.startsWith(`${prefix}/`)) {
+      return json(res, 400, { success: false, message: `the path climbs out of ${target}`, target }, cors);
+    }
     open++;
     const started = Date.now();
-    const query = url.includes('?') ? url.slice(url.indexOf('?')) : '';
-    const headers = endToEnd(req.headers, ['host']);
+    // A recording needs whole answers, not a 304 for the client's cache; and it stores text, so ask for it
+    // unencoded (an encoded answer is decoded anyway).
+    const drop = record ? ['host', 'if-none-match', 'if-modified-since', 'accept-encoding'] : ['host'];
+    const headers = endToEnd(req.headers, drop);
     headers.host = base.host;
-    // A recording stores the body as text: ask for it unencoded (decoded anyway if upstream ignores this).
     if (record) headers['accept-encoding'] = 'identity';
-    const upstream = send(`${base.origin}${prefix}/${path}${query}`, { method, headers });
+    const upstream = send(address, { method, headers });
     let finished = false;
     const finish = () => {
       if (finished) return;

@@ -155,3 +155,22 @@ describe('serve-mocks --proxy: upstream errors', () => {
     }
   });
 });
+
+describe('serve-mocks --proxy: paths', () => {
+  it('refuses a path that climbs out of the target base path, and forwards nothing', async () => {
+    const upstream = await startUpstream();
+    const server = await startMockServer(proxyTo(`${upstream.url}/api`));
+    try {
+      for (const path of ['/endpoint/../admin', '/endpoint/x/%2e%2e/%2E%2E/admin']) {
+        const head = `GET ${path} HTTP/1.1\r\nHost: mocks.test\r\nConnection: close\r\n\r\n`;
+        const res = await rawRequest(server.url, head);
+        expect(res.status, path).to.equal(400);
+        expect(JSON.parse(res.body)).to.deep.include({ message: `the path climbs out of ${upstream.url}/api` });
+      }
+      expect(upstream.received).to.have.length(0);
+    } finally {
+      await server.close();
+      await upstream.close();
+    }
+  });
+});
