@@ -35,6 +35,7 @@ export type RecorderOptions = {
 export type Recorder = (exchange: Exchange) => Promise<void>;
 
 const MAX_WAITING = 100;
+const PLAIN_PATH = /^[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/;
 
 // Not worth keeping: the date is stale when replayed; length and encoding describe the bytes as they travelled.
 const DROPPED = ['content-length', 'content-encoding', 'date'];
@@ -74,7 +75,10 @@ export function createRecorder(options: RecorderOptions): Recorder {
 
 /** The endpoint record with this answer added, or why it cannot be recorded. */
 function recordOf(exchange: Exchange, options: RecorderOptions): RecordShape | string {
-  const { method, path, query } = exchange;
+  const { method, query } = exchange;
+  const path = exchange.path.replace(/\/$/, '');
+  // `*` and `:x` would be a wildcard or a parameter, answering far more than what was recorded.
+  if (!PLAIN_PATH.test(path)) return 'only paths of letters, digits and . _ ~ - segments are recorded';
   if (method === 'HEAD') return 'a HEAD answer has no body to replay (a recorded GET answers HEAD)';
   const content = contentOf(exchange);
   if (typeof content === 'string') return content;

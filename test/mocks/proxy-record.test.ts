@@ -1,8 +1,9 @@
 import { expect } from 'chai';
+import { gzipSync } from 'node:zlib';
 import type { ProxySettings } from '../../src/mocks/proxy.js';
 import { tempDir } from '../helpers/temp.js';
 import { until } from '../helpers/until.js';
-import { startMockServer, type TestMockServer } from './server.js';
+import { addEndpoint, startMockServer, type TestMockServer } from './server.js';
 import { startUpstream, type Upstream } from './upstream.js';
 
 const SETTINGS = { timeoutMs: 30_000, maxConnections: 100, record: true, recordCookies: false, maxRecordBytes: 1e6 };
@@ -120,5 +121,47 @@ describe('serve-mocks --proxy --record', () => {
     expect(res.status).to.equal(201);
     await until(() => server.logs.some((l) => l.includes('no room for another endpoint')));
     expect(server.store.list()).to.have.length(1);
+  });
+});
+
+describe('serve-mocks --record: what is recorded how', () => {
+  let upstream: Upstream;
+  let server: TestMockServer;
+  beforeEach(async () => {
+    upstream = await startUpstream();
+    server = await startMockServer({ config: { proxy: { ...SETTINGS, target: upstream.url } } });
+  });
+  afterEach(async () => {
+    await server.close();
+    await upstream.close();
+  });
+  const logged = (text: string) => until(() => server.logs.some((line) => line.includes(text)));
+
+  it('stores the decoded body of an answer upstream gzipped anyway', async () => {
+    upstream.answer = (req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(gzipSync(JSON.stringify({ asked: req.headers['accept-encoding'] })));
+    };
+    const res = await server.fetch('/endpoint/zipped', { headers: { 'accept-encoding': 'gzip' } });
+    expect(await res.json()).to.deep.equal({ asked: 'identity' });
+    await logged("as endpoint 'get-zipped'");
+    const [response] = server.store.get('get-zipped')!.record.responses!;
+    expect(response!.json).to.equal('{"asked":"identity"}');
+    expect(response!.headers).to.deep.equal({ 'content-type': 'application/json' });
+  });
+
+  it('takes the next free name when the derived one is in use', async () => {
+    await addEndpoint(server, { name: 'get-users-1', path: 'elsewhere', data: 1 });
+    await server.fetch('/endpoint/users/1');
+    await logged("as endpoint 'get-users-1-2'");
+    expect(server.store.get('get-users-1-2')!.record.path).to.equal('users/1');
+  });
+
+  it('records no wildcard or parameter path, and says so', async () => {
+    await server.fetch('/endpoint/*');
+    await server.fetch('/endpoint/users/:id');
+    await logged('not recorded: GET /endpoint/users/:id: only paths of letters');
+    await logged('not recorded: GET /endpoint/*: only paths of letters');
+    expect(server.store.list()).to.have.length(0);
   });
 });
