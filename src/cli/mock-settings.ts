@@ -12,6 +12,8 @@ import {
   textSchema,
   wholeNumberSchema,
 } from '../server/setting-schemas.js';
+import { DEFAULT_PROXY_TIMEOUT } from '../mocks/proxy.js';
+import { proxyTimeoutSchema, proxyUrlSchema } from './proxy-settings.js';
 import type { ServeMocksFlags } from './serve-mocks.js';
 import { layerSettings, refuseUnknownVariables, validateSettings, type FlatSetting } from './settings.js';
 
@@ -38,6 +40,10 @@ export const mockSettingsSchema = settingsObject({
   cors: flagSchema,
   trustProxy: flagSchema,
   allowedHosts: hostNamesSchema,
+  proxy: proxyUrlSchema.optional(),
+  proxyTimeout: proxyTimeoutSchema,
+  record: flagSchema,
+  recordCookies: flagSchema,
 });
 
 export type MockSettings = z.output<typeof mockSettingsSchema>;
@@ -64,6 +70,15 @@ const SETTINGS: FlatSetting[] = [
   { key: 'cors', flag: '--no-cors', env: 'SNIPPETKIT_MOCK_CORS', fallback: DEFAULT_MOCK_CONFIG.cors },
   { key: 'trustProxy', flag: '--trust-proxy', env: 'SNIPPETKIT_MOCK_TRUST_PROXY', fallback: false },
   { key: 'allowedHosts', flag: '--allowed-host', env: 'SNIPPETKIT_MOCK_ALLOWED_HOSTS', fallback: [] },
+  { key: 'proxy', flag: '--proxy', env: 'SNIPPETKIT_MOCK_PROXY', fallback: undefined },
+  {
+    key: 'proxyTimeout',
+    flag: '--proxy-timeout',
+    env: 'SNIPPETKIT_MOCK_PROXY_TIMEOUT',
+    fallback: DEFAULT_PROXY_TIMEOUT,
+  },
+  { key: 'record', flag: '--record', env: 'SNIPPETKIT_MOCK_RECORD', fallback: false },
+  { key: 'recordCookies', flag: '--record-cookies', env: 'SNIPPETKIT_MOCK_RECORD_COOKIES', fallback: false },
 ];
 
 /** serve-mocks' settings, checked; a bad value is a usage error naming it and where it came from. */

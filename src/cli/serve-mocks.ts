@@ -16,6 +16,10 @@ export type ServeMocksFlags = {
   allowedHost?: string[];
   quiet?: boolean;
   dir?: string;
+  proxy?: string;
+  proxyTimeout?: string;
+  record?: boolean;
+  recordCookies?: boolean;
 };
 
 /** Declares `snippetkit serve-mocks`; the server code is loaded only when it runs. */
@@ -44,6 +48,13 @@ export function registerServeMocks(program: Command): void {
       'no CORS headers nor preflights, on /endpoint/* and the management API /api/* (env SNIPPETKIT_MOCK_CORS=false)',
     )
     .addOption(allowedHostOption('SNIPPETKIT_MOCK_ALLOWED_HOSTS'))
+    .option('--proxy <url>', 'forward what no endpoint answers to this API (env SNIPPETKIT_MOCK_PROXY)')
+    .option(
+      '--proxy-timeout <ms>',
+      'answer 504 when --proxy\'s target is silent this long (env SNIPPETKIT_MOCK_PROXY_TIMEOUT; default 30000)',
+    )
+    .option('--record', 'save each new proxied answer as an endpoint to replay offline (env SNIPPETKIT_MOCK_RECORD)')
+    .option('--record-cookies', 'keep Set-Cookie in recordings (env SNIPPETKIT_MOCK_RECORD_COOKIES)')
     .option('-q, --quiet', 'print nothing but errors')
     .addHelpText(
       'after',
@@ -55,7 +66,9 @@ Examples:
   $ snippetkit serve-mocks --dir mocks/     # mocks/users/list.yaml answers /endpoint/users/list
   $ curl -X PUT localhost:16540/api/endpoint/add -H 'content-type: application/json' \\
       -d '{"name":"users","data":[{"id":1}],"statusCode":200,"delay":250}'
-  $ curl localhost:16540/endpoint/users`,
+  $ curl localhost:16540/endpoint/users
+  $ snippetkit serve-mocks --proxy https://api.example.com --record   # record a real API, then replay it offline
+  $ snippetkit serve-mocks --proxy http://localhost:3000/v1 --proxy-timeout 5000`,
     )
     .action(async (flags: ServeMocksFlags) => {
       const { startMockServer } = await import('./start-mocks.js');

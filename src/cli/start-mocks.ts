@@ -6,6 +6,7 @@ import { defaultDataFile } from '../store/data-file.js';
 import { isLoopback } from '../server/loopback.js';
 import { consoleLogger } from './console-logger.js';
 import { loadMockSettings } from './mock-settings.js';
+import { proxySettings } from './proxy-settings.js';
 import { serveUntilSignal } from './serve.js';
 import type { ServeMocksFlags } from './serve-mocks.js';
 import { openDirSource } from './dir-option.js';
@@ -15,6 +16,7 @@ export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.Proces
   const file = settings.data ?? defaultDataFile('mocks');
   const logger = consoleLogger(flags.quiet);
   const { maxDelay, maxBody, cors, trustProxy, logSize, maxEndpoints, maxLogBytes } = settings;
+  const proxy = proxySettings(settings);
   const feed = new RequestFeed();
   const files = openDirSource(settings.dir, { maxDelay, maxBody, maxEndpoints, logger });
   await serveUntilSignal({
@@ -28,7 +30,7 @@ export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.Proces
       return store;
     },
     handler: (store) => {
-      const config = { maxDelay, maxBody, cors, trustProxy };
+      const config = { maxDelay, maxBody, cors, trustProxy, proxy };
       return createMockHandler({ store, config, logger, feed, sources: files?.loader });
     },
     // Open request-log streams (the web page) would otherwise hold shutdown for the grace period.
@@ -40,7 +42,8 @@ export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.Proces
       ? undefined
       : (url, store) => {
           const held = count(store.list().length) + (files?.summary() ?? '');
-          return `snippetkit mocks on ${chalk.bold(url)}  data ${store.file}  ${held}`;
+          const proxied = proxy ? `  proxy ${proxy.target}${proxy.record ? ' (recording)' : ''}` : '';
+          return `snippetkit mocks on ${chalk.bold(url)}  data ${store.file}  ${held}${proxied}`;
         },
     log: logger.info,
   });

@@ -6,6 +6,7 @@ import type { Handler } from '../server/listen.js';
 import { silentLogger, type Logger } from '../server/logger.js';
 import { apiRouter, type ApiOptions } from './api.js';
 import { RequestFeed } from './request-feed.js';
+import { createProxy, type ProxySettings } from './proxy.js';
 import { createEndpointServer, type ServeEndpoint } from './serve-endpoint.js';
 import { DEFAULT_ASSETS, PAGE_BUNDLE, staticAssets } from './static.js';
 import type { MockStore } from './store.js';
@@ -27,6 +28,8 @@ export type MockConfig = {
   maxEventStreams: number;
   /** Requests a `hang` fault holds at once; past it, a hang closes the connection like `empty`. */
   maxHangs: number;
+  /** Forward what no endpoint answers to a real API, and maybe record its answers (--proxy). */
+  proxy?: ProxySettings;
 };
 
 export const DEFAULT_MOCK_CONFIG: MockConfig = {
@@ -112,6 +115,7 @@ const PREFIX = '/endpoint/';
 
 function serving(options: MockAppOptions, config: MockConfig, logger: Logger): Serving {
   const { store, feed = new RequestFeed() } = options;
-  const { cors, trustProxy } = config;
-  return { feed, serve: createEndpointServer({ store, cors, trustProxy, logger, feed, maxHangs: config.maxHangs }) };
+  const { cors, trustProxy, maxHangs } = config;
+  const proxy = config.proxy && createProxy({ ...config.proxy, store, logger, cors });
+  return { feed, serve: createEndpointServer({ store, cors, trustProxy, logger, feed, maxHangs, proxy }) };
 }

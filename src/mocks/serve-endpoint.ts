@@ -4,6 +4,7 @@ import { hasBody } from '../http/read-body.js';
 import type { Logger } from '../server/logger.js';
 import { buildHead, ENDPOINT_CORS, NO_BODY } from './answer-head.js';
 import { breakConnection, type Hangs } from './faults.js';
+import type { ProxyHook } from './proxy.js';
 import type { Delay, Fault } from './record.js';
 import type { RequestFeed } from './request-feed.js';
 import { requestInput } from './request-input.js';
@@ -21,6 +22,8 @@ export type ServeEndpointOptions = {
   feed: RequestFeed;
   /** Requests a `hang` fault may hold at once; past it, a hang closes the connection. */
   maxHangs: number;
+  /** With --proxy: what no endpoint answers (404 or 405 alike) goes upstream. */
+  proxy?: ProxyHook;
 };
 
 /** Answers one request under /endpoint/ on the raw node objects; `path` is what follows, undecoded, no query. */
@@ -34,7 +37,7 @@ export type ServeEndpoint = (req: IncomingMessage, res: ServerResponse, path: st
  * a responder (its variants, templates compiled) for the others.
  */
 export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoint {
-  const { store, cors, trustProxy, logger, feed } = options;
+  const { store, cors, trustProxy, logger, feed, proxy } = options;
   const hangs: Hangs = { open: 0, max: options.maxHangs };
   // Keyed by the Endpoint object, which a write replaces, so a stale answer or responder is never used.
   // Made once per version: whether it is plain, and what it answers with.
@@ -51,6 +54,7 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
   const serve: ServeEndpoint = (req, res, path) => {
     if (cors && isPreflight(req)) return answerPreflight(req, res);
     const found = store.route(req.method ?? 'GET', path);
+    if (proxy && (!found || 'allow' in found || proxy.passes(found.value, req))) return proxy.forward(req, res, path);
     if (!found) return notFound(req, res, path, cors);
     if ('allow' in found) return notAllowed(req, res, found.allow, cors);
     const { value: endpoint, params } = found;

@@ -14,6 +14,8 @@ export type TestMockServer = {
   store: MockStore;
   /** Server-side error lines logged so far. */
   errors: string[];
+  /** Info and warning lines logged so far. */
+  logs: string[];
   fetch(path: string, init?: RequestInit): Promise<TestResponse>;
   /** Connections the server holds open right now. */
   connections(): Promise<number>;
@@ -41,7 +43,12 @@ export async function startMockServer(options: StartOptions = {}): Promise<TestM
   const temp = options.file ? undefined : tempDir();
   const file = options.file ?? join(temp!.dir, 'mocks.sqlite');
   const errors: string[] = [];
-  const logger: Logger = { info() {}, warn() {}, error: (line) => errors.push(line) };
+  const logs: string[] = [];
+  const logger: Logger = {
+    info: (line) => logs.push(line),
+    warn: (line) => logs.push(line),
+    error: (line) => errors.push(line),
+  };
   const store = await openMockStore(file, { logger, ...options.store });
   const appOptions = { store, config: options.config, logger, feed: options.feed, sources: options.sources };
   const handler =
@@ -53,6 +60,7 @@ export async function startMockServer(options: StartOptions = {}): Promise<TestM
     file,
     store,
     errors,
+    logs,
     fetch: request,
     connections: () =>
       new Promise((resolve, reject) => running.server.getConnections((err, n) => (err ? reject(err) : resolve(n)))),
