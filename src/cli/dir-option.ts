@@ -6,10 +6,13 @@ import type { Logger } from '../server/logger.js';
 import { CliError, EXIT } from './errors.js';
 
 export type DirOption = {
+  dir: string;
   loader: SourceLoader;
   /** The store's preload: reads every file once. */
   load(store: MockStore): Promise<void>;
   watch(): void;
+  /** Applies one file under the folder now (see DirSource.reload). */
+  reload(rel: string): Promise<void>;
   close(): void;
   /** What the banner adds: `  (12 from files in mocks/)`. */
   summary(): string;
@@ -42,11 +45,13 @@ export function openDirSource(dir: string | undefined, limits: DirLimits): DirOp
   });
   let loaded = 0;
   return {
+    dir,
     loader,
     async load(store) {
       loaded = (await source.load(store)).endpoints;
     },
     watch: () => source.watch(),
+    reload: (rel) => source.reload(rel),
     close: () => source.close(),
     summary: () => `  (${loaded} from files in ${dir})`,
   };

@@ -2,23 +2,26 @@ import chalk from 'chalk';
 import { createMockHandler } from '../mocks/app.js';
 import { RequestFeed } from '../mocks/request-feed.js';
 import { openMockStore } from '../mocks/store.js';
+import type { ProxySettings } from '../mocks/proxy.js';
+import type { RecordShape } from '../mocks/proxy-record.js';
 import { defaultDataFile } from '../store/data-file.js';
 import { isLoopback } from '../server/loopback.js';
 import { consoleLogger } from './console-logger.js';
 import { loadMockSettings } from './mock-settings.js';
 import { proxySettings } from './proxy-settings.js';
+import { writeRecordFile } from './record-file.js';
 import { serveUntilSignal } from './serve.js';
 import type { ServeMocksFlags } from './serve-mocks.js';
-import { openDirSource } from './dir-option.js';
+import { openDirSource, type DirOption } from './dir-option.js';
 
 export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const settings = loadMockSettings(flags, env);
   const file = settings.data ?? defaultDataFile('mocks');
   const logger = consoleLogger(flags.quiet);
   const { maxDelay, maxBody, cors, trustProxy, logSize, maxEndpoints, maxLogBytes } = settings;
-  const proxy = proxySettings(settings);
   const feed = new RequestFeed();
   const files = openDirSource(settings.dir, { maxDelay, maxBody, maxEndpoints, logger });
+  const proxy = recordInto(proxySettings(settings), files);
   await serveUntilSignal({
     port: settings.port,
     host: flags.host,
@@ -50,6 +53,19 @@ export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.Proces
   if (!isLoopback(flags.host)) {
     logger.warn(`warning: listening on ${flags.host}: the mock API has no key, so anyone who can reach this machine can change endpoints`);
   }
+}
+
+/**
+ * With --dir, recordings become record files there, the folder's truth. Each is applied as soon as it
+ * is written, not when the watcher sees it: the next answer for that path must add to this recording.
+ */
+function recordInto(proxy: ProxySettings | undefined, files: DirOption | undefined): ProxySettings | undefined {
+  if (!proxy || !files) return proxy;
+  const save = async (shape: RecordShape) => {
+    await writeRecordFile(files.dir, shape);
+    await files.reload(`${shape.name}.json`);
+  };
+  return { ...proxy, save };
 }
 
 function count(n: number): string {

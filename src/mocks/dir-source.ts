@@ -27,6 +27,8 @@ export type DirSource = {
   load(store: MockStore): Promise<{ files: number; endpoints: number }>;
   /** Applies changes as files are added, changed, renamed or removed; only the files named by an event are read. */
   watch(): void;
+  /** Applies one file (relative to the folder) now, in turn with the watcher's changes, and resolves once it is. */
+  reload(rel: string): Promise<void>;
   close(): void;
 };
 
@@ -125,6 +127,11 @@ export function createDirSource(options: DirSourceOptions): DirSource {
         timer = setTimeout(flush, debounceMs);
       });
       watcher.on('error', (err) => options.warn(`! ${dir}: watching stopped: ${err.message}`));
+    },
+    reload(rel) {
+      const done = chain.then(() => (closed ? undefined : applyPath(rel)));
+      chain = done.catch((err: Error) => options.warn(`! ${dir}: ${err.message}`));
+      return done;
     },
     close() {
       closed = true;

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, startServerProcess, type ServerProcess } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
@@ -34,6 +35,28 @@ describe('snippetkit serve-mocks --proxy --record (a real process)', () => {
     const replayed = await fetch(`${server.url}/endpoint/users?page=2`);
     expect(replayed.headers.get('x-snippetkit-proxied')).to.equal(null);
     expect(await replayed.json()).to.deep.equal({ method: 'GET', url: '/users?page=2' });
+  });
+
+  it('records into --dir as record files, each applied at once, and a fresh process serves the folder', async () => {
+    const data = join(temp.dir, 'mocks.sqlite');
+    const dir = join(temp.dir, 'mocks');
+    mkdirSync(dir);
+    const args = ['serve-mocks', '--port', '0', '--data', data, '--dir', dir, '--proxy', upstream.url, '--record'];
+    server = await startServerProcess(args);
+    // back to back: the second must add to the file the first wrote, not start from what the watcher has seen
+    for (const page of ['1', '2']) await fetch(`${server.url}/endpoint/users?page=${page}`);
+    await until(() => server!.stderr().split("recorded GET /endpoint/users as endpoint 'get-users'").length === 3);
+    const file = JSON.parse(readFileSync(join(dir, 'get-users.json'), 'utf8')) as { responses: unknown[] };
+    expect(file.responses).to.have.length(2);
+    const listed = (await (await fetch(`${server.url}/api/endpoint/get-users`)).json()) as { source: string };
+    expect(listed.source).to.equal(`file:${dir}/get-users.json`);
+    await server.stop();
+    await upstream.close();
+    server = await startServerProcess(['serve-mocks', '--port', '0', '--data', join(temp.dir, 'b.sqlite'), '--dir', dir]);
+    for (const page of ['1', '2']) {
+      const replayed = await fetch(`${server.url}/endpoint/users?page=${page}`);
+      expect(await replayed.json()).to.deep.equal({ method: 'GET', url: `/users?page=${page}` });
+    }
   });
 
   const bad: [string[], NodeJS.ProcessEnv, string][] = [
