@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parse, YAMLParseError } from 'yaml';
 import { describeJsonError } from '../../shared/json-check.js';
+import { isOpenapi } from './is-openapi.js';
 
 /** A document that cannot be read, with the file and the place named in its message. */
 export class OpenapiError extends Error {
@@ -26,12 +27,13 @@ export async function loadOpenapi(file: string, text: string): Promise<OpenapiDo
   if (!isOpenapi(value)) {
     throw new OpenapiError(`${file} is not an OpenAPI document: it has no top-level 'openapi' or 'swagger' key`);
   }
-  anchorRefs(file, value);
+  const document = value as OpenapiDocument;
+  anchorRefs(file, document);
   const options = parserOptions();
   let result;
   try {
     // validate() dereferences a copy; the document is dereferenced again below, on its own copy.
-    result = await validate(structuredClone(value), options);
+    result = await validate(structuredClone(document), options);
   } catch (err) {
     throw new OpenapiError(`${file} cannot be read: ${(err as Error).message}`);
   }
@@ -40,16 +42,10 @@ export async function loadOpenapi(file: string, text: string): Promise<OpenapiDo
     throw new OpenapiError(`${file} is not a valid ${result.specification ?? 'OpenAPI'} document:\n${lines}`);
   }
   try {
-    return (await dereference(value, options)) as OpenapiDocument;
+    return await dereference(document, options);
   } catch (err) {
     throw new OpenapiError(`${file} cannot be read: ${(err as Error).message}`);
   }
-}
-
-/** Whether a parsed file is an OpenAPI or Swagger document rather than endpoint records. */
-export function isOpenapi(value: unknown): value is OpenapiDocument {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  return typeof (value as { openapi?: unknown }).openapi === 'string' || 'swagger' in value;
 }
 
 function parseText(file: string, text: string): unknown {

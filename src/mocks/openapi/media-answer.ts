@@ -11,9 +11,10 @@ const SAMPLE_DEPTH = 8;
 /**
  * The answer for one response object of a dereferenced document (`spec` holds what circular
  * `$ref`s point at). JSON media types come first; the example wins over a sample of the schema.
+ * `produces` is given for Swagger 2.0 only: the operation's media types, else the document's.
  */
-export function mediaAnswer(response: Json, spec: Json, swagger: boolean): MediaAnswer {
-  const media = swagger ? swaggerMedia(response, spec) : asObject(response.content);
+export function mediaAnswer(response: Json, spec: Json, produces?: string[]): MediaAnswer {
+  const media = produces ? swaggerMedia(response, produces) : asObject(response.content);
   const types = Object.keys(media);
   const type = types.find(isJsonType) ?? types.find(isTextType) ?? types[0];
   if (type === undefined) return { body: '' };
@@ -33,9 +34,8 @@ export function mediaAnswer(response: Json, spec: Json, swagger: boolean): Media
 }
 
 /** Swagger 2 keeps one schema per response and examples by media type; `produces` names the types. */
-function swaggerMedia(response: Json, spec: Json): Json {
+function swaggerMedia(response: Json, produces: string[]): Json {
   const examples = asObject(response.examples);
-  const produces = Array.isArray(spec.produces) ? (spec.produces as string[]) : [];
   const types = [...new Set([...Object.keys(examples), ...produces, 'application/json'])];
   if (response.schema === undefined && Object.keys(examples).length === 0) return {};
   return Object.fromEntries(

@@ -81,6 +81,7 @@ function isValidName(name: string): boolean {
 
 /** The success answer as the endpoint's own, each other status as a response chosen by `?__code=`. */
 function answers(operation: Json, document: Json, swagger: boolean): Json {
+  const produces = swagger ? strings(operation.produces ?? document.produces) : undefined;
   const statuses = statusesOf(asObject(operation.responses));
   const success = [...statuses.keys()].find((code) => code >= 200 && code < 300) ?? [...statuses.keys()][0] ?? 200;
   const own = statuses.get(success);
@@ -93,7 +94,7 @@ function answers(operation: Json, document: Json, swagger: boolean): Json {
   };
 
   function answerOf(code: number, response: Json): Json {
-    const answer = mediaAnswer(response, document, swagger);
+    const answer = mediaAnswer(response, document, produces);
     const headers = headersOf(response, swagger);
     if ('contentType' in answer && answer.contentType) headers['Content-Type'] = answer.contentType;
     const content = 'data' in answer ? { data: answer.data } : { body: answer.body };
@@ -133,4 +134,8 @@ function headersOf(response: Json, swagger: boolean): Record<string, string> {
     }
   }
   return headers;
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
