@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parse, YAMLParseError } from 'yaml';
 import { describeJsonError } from '../../shared/json-check.js';
+import { placeError } from './error-place.js';
 import { isOpenapi } from './is-openapi.js';
 
 /** A document that cannot be read, with the file and the place named in its message. */
@@ -30,22 +31,21 @@ export async function loadOpenapi(file: string, text: string): Promise<OpenapiDo
   const document = value as OpenapiDocument;
   anchorRefs(file, document);
   const options = parserOptions();
+  let dereferenced: OpenapiDocument;
   let result;
   try {
-    // validate() dereferences a copy; the document is dereferenced again below, on its own copy.
-    result = await validate(structuredClone(document), options);
+    // validate() dereferences a copy of its own, with the same options.
+    dereferenced = await dereference(structuredClone(document), options);
+    result = await validate(document, options);
   } catch (err) {
     throw new OpenapiError(`${file} cannot be read: ${(err as Error).message}`);
   }
   if (!result.valid) {
-    const lines = result.errors.map((error) => error.message.trim()).join('\n');
+    // Its messages point into the dereferenced document.
+    const lines = result.errors.map((error) => `  ${placeError(error.message, dereferenced, text)}`).join('\n');
     throw new OpenapiError(`${file} is not a valid ${result.specification ?? 'OpenAPI'} document:\n${lines}`);
   }
-  try {
-    return await dereference(document, options);
-  } catch (err) {
-    throw new OpenapiError(`${file} cannot be read: ${(err as Error).message}`);
-  }
+  return dereferenced;
 }
 
 function parseText(file: string, text: string): unknown {
