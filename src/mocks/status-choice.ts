@@ -27,15 +27,44 @@ export function wantedStatus(req: IncomingMessage): WantedStatus | undefined {
  * preferences split at commas outside quotes, parameters after `;` ignored, names without regard to case.
  */
 export function preference(header: string, name: string): string | undefined {
-  for (const part of header.match(/(?:"(?:[^"\\]|\\.)*"|[^,"])+/g) ?? []) {
-    const [head = ''] = part.match(/^(?:"(?:[^"\\]|\\.)*"|[^;"])*/) ?? [];
+  for (const head of preferenceHeads(header)) {
     const equals = head.indexOf('=');
     const key = (equals === -1 ? head : head.slice(0, equals)).trim();
     if (key.toLowerCase() !== name) continue;
     const value = equals === -1 ? '' : head.slice(equals + 1).trim();
-    return /^".*"$/.test(value) ? value.slice(1, -1).replace(/\\(.)/g, '$1') : value;
+    return value.length > 1 && value.startsWith('"') && value.endsWith('"')
+      ? value.slice(1, -1).replace(/\\(.)/g, '$1')
+      : value;
   }
   return undefined;
+}
+
+/**
+ * Each preference's `name=value`, without its parameters. One pass over the header: a regular
+ * expression for quoted strings backtracks over an unclosed quote, quadratic in what a client sends.
+ */
+function preferenceHeads(header: string): string[] {
+  const heads: string[] = [];
+  let head = '';
+  let inHead = true;
+  let quoted = false;
+  for (let i = 0; i < header.length; i++) {
+    const c = header[i]!;
+    if (quoted && c === '\\') {
+      if (inHead) head += c + (header[i + 1] ?? '');
+      i++;
+      continue;
+    }
+    if (c === '"') quoted = !quoted;
+    else if (!quoted && c === ',') {
+      heads.push(head);
+      [head, inHead] = ['', true];
+      continue;
+    } else if (!quoted && c === ';') inHead = false;
+    if (inHead) head += c;
+  }
+  heads.push(head);
+  return heads;
 }
 
 /** Every status an endpoint answers with: its own, then its responses', each once. */

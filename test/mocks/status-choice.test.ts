@@ -19,6 +19,13 @@ describe('choosing an answer by status (?__code= and Prefer: code=)', () => {
         expect(preference(header, 'code')).to.equal(code);
       });
     }
+
+    it('reads a 64 KB header of unclosed quoted escapes in linear time', () => {
+      // A backtracking pattern took seconds here (quadratic); one pass takes about a millisecond.
+      const start = performance.now();
+      expect(preference(`"\\`.repeat(32_768), 'code')).to.equal(undefined);
+      expect(performance.now() - start).to.be.below(500);
+    });
   });
 
   describe('serving', () => {
