@@ -89,8 +89,8 @@ export function pickStatus(
   if (!('status' in wanted)) return { refused: 400, message: wanted.message, field };
   const picked = 'head' in ready ? ready.status === wanted.status : ready.withStatus(wanted.status);
   if (picked) return picked;
-  const there = statusesOf(record).join(', ');
-  return { refused: 422, message: `no answer with status ${wanted.status} here; this endpoint answers ${there}`, field };
+  const there = `this endpoint answers ${statusesOf(record).join(', ')}`;
+  return { refused: 422, message: `no answer with status ${wanted.status} here; ${there}`, field };
 }
 
 function checked(value: string, field: 'prefer' | '__code'): WantedStatus {
