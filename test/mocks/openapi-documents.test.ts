@@ -47,6 +47,17 @@ describe('OpenAPI documents to endpoint records', () => {
     ]);
   });
 
+  it('skips an operation at / and a HEAD that the GET of its path answers, saying why', async () => {
+    const ok = "{ responses: { '200': { description: ok } } }";
+    const text = `${HEAD}paths:\n  /:\n    get: ${ok}\n  /a:\n    get: ${ok}\n    head: ${ok}\n`;
+    const { records, skipped } = await openapiRecords(join(temp.dir, 'api.yaml'), text);
+    expect(records.map((r) => r.name)).to.deep.equal(['get-a']);
+    expect(skipped).to.deep.equal([
+      'GET /: the path cannot be a route under /endpoint/',
+      'HEAD /a: the GET operation of this path answers HEAD',
+    ]);
+  });
+
   it('answers with the first named example, a text body with its type, and documented header examples', async () => {
     const [books, cover, , loans] = (await fixture('library-3.1.yaml')).records;
     expect(books!.data).to.deep.equal([

@@ -33,6 +33,10 @@ export async function openapiRecords(file: string, text: string): Promise<Openap
         skipped.push(`${label}: the path cannot be a route under /endpoint/`);
         continue;
       }
+      if (method === 'head' && 'get' in asObject(item)) {
+        skipped.push(`${label}: the GET operation of this path answers HEAD`);
+        continue;
+      }
       const name = uniqueName(operation.operationId, method, path, names);
       records.push({ name, path, methods: [method.toUpperCase()], ...answers(operation, document, swagger) });
     }
@@ -52,8 +56,10 @@ function routeOf(template: string): string | undefined {
     used.add(name);
     return `:${name}`;
   });
+  // `/` would be `/endpoint/` itself, where no route can be.
+  if (route.length === 0) return undefined;
   try {
-    return checkPath(route.join('/') || '*').path;
+    return checkPath(route.join('/')).path;
   } catch (err) {
     if (err instanceof HttpError) return undefined;
     throw err;
