@@ -47,14 +47,18 @@ describe('OpenAPI documents to endpoint records', () => {
     ]);
   });
 
-  it('skips an operation at / and a HEAD that the GET of its path answers, saying why', async () => {
+  it('skips an operation at /, a HEAD beside a GET and a second one on a route, saying why', async () => {
     const ok = "{ responses: { '200': { description: ok } } }";
-    const text = `${HEAD}paths:\n  /:\n    get: ${ok}\n  /a:\n    get: ${ok}\n    head: ${ok}\n`;
+    const param = "parameters: [{ name: x, in: path, required: true, schema: { type: string } }]";
+    const text =
+      `${HEAD}paths:\n  /:\n    get: ${ok}\n  /a:\n    get: ${ok}\n    head: ${ok}\n` +
+      `  /b/{x}:\n    ${param}\n    get: ${ok}\n  /b/{x}.json:\n    ${param}\n    get: ${ok}\n    put: ${ok}\n`;
     const { records, skipped } = await openapiRecords(join(temp.dir, 'api.yaml'), text);
-    expect(records.map((r) => r.name)).to.deep.equal(['get-a']);
+    expect(records.map((r) => r.name)).to.deep.equal(['get-a', 'get-b-x', 'put-b-x']);
     expect(skipped).to.deep.equal([
       'GET /: the path cannot be a route under /endpoint/',
       'HEAD /a: the GET operation of this path answers HEAD',
+      'GET /b/{x}.json: it is served at the same route as GET /b/{x}',
     ]);
   });
 

@@ -23,6 +23,7 @@ export async function openapiRecords(file: string, text: string): Promise<Openap
   const records: Record<string, unknown>[] = [];
   const skipped: string[] = [];
   const names = new Set<string>();
+  const routes = new Map<string, string>();
   for (const [template, item] of Object.entries(asObject(document.paths))) {
     for (const method of METHODS) {
       const operation = asObject(asObject(item)[method]);
@@ -37,6 +38,14 @@ export async function openapiRecords(file: string, text: string): Promise<Openap
         skipped.push(`${label}: the GET operation of this path answers HEAD`);
         continue;
       }
+      // `/files/{id}` and `/files/{id}.json` are both `files/:id`: the first one documented keeps it.
+      const shape = `${method} ${path.replace(/:[^/]+/g, ':')}`;
+      const earlier = routes.get(shape);
+      if (earlier !== undefined) {
+        skipped.push(`${label}: it is served at the same route as ${earlier}`);
+        continue;
+      }
+      routes.set(shape, label);
       const name = uniqueName(operation.operationId, method, path, names);
       records.push({ name, path, methods: [method.toUpperCase()], ...answers(operation, document, swagger) });
     }
