@@ -40,9 +40,12 @@ const IMPORT_EXAMPLES = `
 Examples:
   $ snippetkit mock import mocks.json
   $ snippetkit mock import mocks/ --replace
+  $ snippetkit mock import openapi.yaml      # one endpoint per operation
 
 A file holds one endpoint record or a list of them (JSON, or YAML for .yaml and .yml); a folder is
 read recursively. A file's one record without "name" takes the file's path without the extension.
+A file with a top-level "openapi" or "swagger" key is an OpenAPI document: each operation becomes an
+endpoint answering its documented statuses (pick one with ?__code=404 or Prefer: code=404).
 Nothing is written unless every record is valid and (without --replace) no name exists yet: the
 problems are listed all at once.`;
 
@@ -109,9 +112,10 @@ export function registerMockCommands(program: Command): void {
     );
 
   withClientFlags(mock.command('import'), 'mock')
-    .description('add the endpoints of a file or folder made by `mock export`, all or none')
+    .description('add the endpoints of a file or folder made by `mock export`, or of an OpenAPI document, all or none')
     .argument('<path>', 'a .json, .yaml or .yml file, or a folder of them')
     .option('-r, --replace', 'replace endpoints of the same names (otherwise those names are refused)')
+    .option('--openapi', 'read each file as an OpenAPI 3 or Swagger 2.0 document, refusing any other')
     .addHelpText('after', IMPORT_EXAMPLES)
     .action((path: string, flags: MockImportFlags, command: Command) =>
       import('./mock-import.js').then((m) => m.mockImport(path, flags, command)),

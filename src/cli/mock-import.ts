@@ -7,8 +7,9 @@ import { CliError, EXIT, fileErrorReason } from './errors.js';
 import { check } from './mock-client.js';
 import { formatOf, parseRecordFile } from './mock-files.js';
 import { readText } from './read-input.js';
+import { isOpenapi } from '../mocks/openapi/is-openapi.js';
 
-export type MockImportFlags = { replace?: boolean };
+export type MockImportFlags = { replace?: boolean; openapi?: boolean };
 
 /** Where a record came from: the file, and its place in the file's list when the file holds one. */
 type Source = { file: string; item?: number };
@@ -26,7 +27,9 @@ export async function mockImport(path: string, flags: MockImportFlags, command: 
   for (const { file, name } of await recordFiles(path)) {
     let value: unknown;
     try {
-      value = parseRecordFile(await readText(file), file, formatOf(file)!);
+      const text = await readText(file);
+      value = parseRecordFile(text, file, formatOf(file)!);
+      if (flags.openapi || isOpenapi(value)) value = await fromOpenapi(file, text, out);
     } catch (err) {
       if (!(err instanceof CliError)) throw err;
       problems.push(err.message);
@@ -57,6 +60,20 @@ export async function mockImport(path: string, flags: MockImportFlags, command: 
   const counts = `${created.length} created, ${replaced.length} replaced`;
   out.note(`imported ${endpoints.length} endpoints from ${path}: ${counts}`);
   out.result('', body);
+}
+
+/** An OpenAPI document's endpoint records (docs/mock-api.md); the parser is loaded only for one. */
+async function fromOpenapi(file: string, text: string, out: { note(message: string): void }): Promise<unknown[]> {
+  const { openapiRecords } = await import('../mocks/openapi/to-records.js');
+  const { OpenapiError } = await import('../mocks/openapi/load-document.js');
+  try {
+    const { records, skipped } = await openapiRecords(file, text);
+    for (const line of skipped) out.note(`${file}: skipped ${line}`);
+    return records;
+  } catch (err) {
+    if (err instanceof OpenapiError) throw new CliError(err.message, EXIT.file);
+    throw err;
+  }
 }
 
 /** A file's one record, named by the file's path when it has no name (in a list, each names itself). */

@@ -10,6 +10,7 @@ export type Answer = { status: number; head: string[]; body: Buffer };
 /** One way an endpoint answers: its own fields (`index` null) or a response's, over the endpoint's. */
 export type Variant = {
   index: number | null;
+  status: number;
   delay: Delay;
   fault?: Fault;
   faultRate: number;
@@ -22,6 +23,8 @@ export type Responder = {
   needsInput: boolean;
   /** The variant for this request; `position` is the endpoint's sequence counter. */
   choose(input: TemplateInput | undefined, position: { sequence: number }, random: () => number): Variant;
+  /** The endpoint's own answer when it has `status`, else the first response that has it (`?__code=`). */
+  withStatus(status: number): Variant | undefined;
 };
 
 /** Endpoints with none of the issue 12 answers keep the pre-built head and body of the fast path. */
@@ -52,6 +55,7 @@ export function compileResponder(record: StoredMock, cors: boolean): Responder {
       const i = responses.findIndex((r) => !r.when || (input !== undefined && matchesWhen(r.when, input)));
       return i === -1 ? own : variants[i]!;
     },
+    withStatus: (status) => (own.status === status ? own : variants.find((v) => v.status === status)),
   };
 }
 
@@ -81,6 +85,7 @@ function variant(
   const type = json !== undefined ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8';
   const base = {
     index,
+    status,
     delay: from.delay ?? record.delay,
     faultRate: from.faultRate ?? record.faultRate ?? 1,
     ...((from.fault ?? record.fault) && { fault: from.fault ?? record.fault }),

@@ -11,6 +11,7 @@ import { requestInput } from './request-input.js';
 import { clientIp, isoNow, readLoggedBody, type LoggedRequest } from './request-log.js';
 import { compileResponder, isPlain, type Answer, type Responder } from './responder.js';
 import type { Endpoint, MockStore } from './store.js';
+import { pickStatus, wantedStatus } from './status-choice.js';
 import { TemplateError } from './template.js';
 
 export type ServeEndpointOptions = {
@@ -79,13 +80,22 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
         feed.publish(endpoint.record.name, entry);
       };
       const ready = prepare(endpoint);
+      // `?__code=` or `Prefer: code=`: that status's answer, or a refusal naming those there are.
+      const wanted = wantedStatus(req);
+      const picked = wanted && pickStatus(wanted, ready, endpoint.record);
+      if (typeof picked === 'object' && 'refused' in picked) {
+        const { refused, message, field } = picked;
+        const refusal = jsonAnswer(refused, { success: false, message, field }, cors);
+        log(null, refusal.status);
+        return send(req, res, refusal);
+      }
       if ('head' in ready) {
         log(null, ready.status);
         return later(res, draw(endpoint.record.delay), () => send(req, res, ready));
       }
       const responder = ready;
       const input = responder.needsInput ? requestInput(req, params, body) : undefined;
-      const variant = responder.choose(input, endpoint.stats, Math.random);
+      const variant = typeof picked === 'object' ? picked : responder.choose(input, endpoint.stats, Math.random);
       const { fault } = variant;
       if (fault && Math.random() < variant.faultRate) {
         log(variant.index, null, fault);
