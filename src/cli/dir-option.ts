@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { createDirSource } from '../mocks/dir-source.js';
-import { createSourceLoader, type SourceLoader } from '../mocks/source-loader.js';
+import type { SourceLoader } from '../mocks/source-loader.js';
 import type { MockStore } from '../mocks/store.js';
 import type { Logger } from '../server/logger.js';
 import { CliError, EXIT } from './errors.js';
@@ -18,7 +18,8 @@ export type DirOption = {
   summary(): string;
 };
 
-type DirLimits = { maxDelay: number; maxBody: number; maxEndpoints: number; logger: Logger };
+/** `loader` is shared with --openapi, so GET /api/sources lists the problems of both. */
+type DirLimits = { loader: SourceLoader; maxBody: number; maxEndpoints: number; logger: Logger };
 
 /** serve-mocks --dir: the folder is checked up front, so a typo is a start-up error rather than an empty server. */
 export function openDirSource(dir: string | undefined, limits: DirLimits): DirOption | undefined {
@@ -33,8 +34,7 @@ export function openDirSource(dir: string | undefined, limits: DirLimits): DirOp
   if (!found?.isDirectory()) {
     throw new CliError(`--dir ${dir}: ${found ? 'not a folder' : 'no such folder'}`, EXIT.usage);
   }
-  const { logger } = limits;
-  const loader = createSourceLoader({ maxDelay: limits.maxDelay });
+  const { logger, loader } = limits;
   const source = createDirSource({
     dir,
     loader,

@@ -32,6 +32,8 @@ export const mockSettingsSchema = settingsObject({
   data: textSchema.optional(),
   /** A folder of endpoint files to serve and watch. */
   dir: textSchema.optional(),
+  /** An OpenAPI document to serve and watch. */
+  openapi: textSchema.optional(),
   maxDelay: wholeNumberSchema,
   maxBody: sizeSchema.pipe(z.number().min(1, { error: AT_LEAST_A_BYTE })),
   logSize: z.int({ error: LOG_SIZE }).min(1, { error: LOG_SIZE }).max(MAX_LOG_SIZE, { error: LOG_SIZE }),
@@ -52,6 +54,7 @@ const SETTINGS: FlatSetting[] = [
   { key: 'port', flag: '--port', env: 'SNIPPETKIT_MOCK_PORT', fallback: DEFAULT_MOCK_PORT },
   { key: 'data', flag: '--data', env: 'SNIPPETKIT_MOCK_DATA', fallback: undefined },
   { key: 'dir', flag: '--dir', env: 'SNIPPETKIT_MOCK_DIR', fallback: undefined },
+  { key: 'openapi', flag: '--openapi', env: 'SNIPPETKIT_MOCK_OPENAPI', fallback: undefined },
   { key: 'maxDelay', flag: '--max-delay', env: 'SNIPPETKIT_MOCK_MAX_DELAY', fallback: DEFAULT_MOCK_CONFIG.maxDelay },
   { key: 'maxBody', flag: '--max-body', env: 'SNIPPETKIT_MOCK_MAX_BODY', fallback: DEFAULT_MOCK_CONFIG.maxBody },
   { key: 'logSize', flag: '--log-size', env: 'SNIPPETKIT_MOCK_LOG_SIZE', fallback: DEFAULT_LOG_SIZE },

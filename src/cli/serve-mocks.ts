@@ -16,6 +16,7 @@ export type ServeMocksFlags = {
   allowedHost?: string[];
   quiet?: boolean;
   dir?: string;
+  openapi?: string;
   proxy?: string;
   proxyTimeout?: string;
   record?: boolean;
@@ -33,6 +34,10 @@ export function registerServeMocks(program: Command): void {
     .option(
       '--dir <folder>',
       'serve the *.json, *.yaml, *.yml endpoint files under this folder, live (env SNIPPETKIT_MOCK_DIR)',
+    )
+    .option(
+      '--openapi <file>',
+      'serve an endpoint per operation of this OpenAPI 3.x / Swagger 2.0 document, live (env SNIPPETKIT_MOCK_OPENAPI)',
     )
     .option('--max-delay <ms>', 'largest delay an endpoint may have (env SNIPPETKIT_MOCK_MAX_DELAY; default 60000)')
     .option('--max-body <size>', 'largest API request body, e.g. 512kb (env SNIPPETKIT_MOCK_MAX_BODY; default 1MB)')
@@ -64,6 +69,7 @@ Examples:
   $ snippetkit serve-mocks --port 8080 --data ./mocks.sqlite
   $ snippetkit serve-mocks --host 0.0.0.0 --allowed-host mocks.example
   $ snippetkit serve-mocks --dir mocks/     # mocks/users/list.yaml answers /endpoint/users/list
+  $ snippetkit serve-mocks --openapi api.yaml   # an endpoint per operation; ?__code=404 picks another status
   $ curl -X PUT localhost:16540/api/endpoint/add -H 'content-type: application/json' \\
       -d '{"name":"users","data":[{"id":1}],"statusCode":200,"delay":250}'
   $ curl localhost:16540/endpoint/users

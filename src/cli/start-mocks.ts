@@ -1,7 +1,8 @@
 import chalk from 'chalk';
 import { createMockHandler } from '../mocks/app.js';
 import { RequestFeed } from '../mocks/request-feed.js';
-import { openMockStore } from '../mocks/store.js';
+import { createSourceLoader } from '../mocks/source-loader.js';
+import { openMockStore, type MockStore } from '../mocks/store.js';
 import type { ProxySettings } from '../mocks/proxy.js';
 import type { RecordShape } from '../mocks/proxy-record.js';
 import { defaultDataFile } from '../store/data-file.js';
@@ -13,6 +14,7 @@ import { writeRecordFile } from './record-file.js';
 import { serveUntilSignal } from './serve.js';
 import type { ServeMocksFlags } from './serve-mocks.js';
 import { openDirSource, type DirOption } from './dir-option.js';
+import { openOpenapiSource } from './openapi-option.js';
 
 export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const settings = loadMockSettings(flags, env);
@@ -20,7 +22,10 @@ export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.Proces
   const logger = consoleLogger(flags.quiet);
   const { maxDelay, maxBody, cors, trustProxy, logSize, maxEndpoints, maxLogBytes } = settings;
   const feed = new RequestFeed();
-  const files = openDirSource(settings.dir, { maxDelay, maxBody, maxEndpoints, logger });
+  // One loader for --dir and --openapi, so GET /api/sources lists the problems of both.
+  const loader = settings.dir || settings.openapi ? createSourceLoader({ maxDelay }) : undefined;
+  const files = loader && openDirSource(settings.dir, { loader, maxBody, maxEndpoints, logger });
+  const openapi = loader && openOpenapiSource(settings.openapi, loader, logger);
   const proxy = recordInto(proxySettings(settings), files);
   await serveUntilSignal({
     port: settings.port,
@@ -28,18 +33,24 @@ export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.Proces
     allowedHosts: settings.allowedHosts,
     hostRefusal: (message) => ({ success: false, message }),
     open: async () => {
-      const store = await openMockStore(file, { logSize, maxEndpoints, maxLogBytes, logger, preload: files?.load });
+      const preload = async (opened: MockStore) => {
+        await files?.load(opened);
+        await openapi?.load(opened);
+      };
+      const store = await openMockStore(file, { logSize, maxEndpoints, maxLogBytes, logger, preload });
       files?.watch();
+      openapi?.watch();
       return store;
     },
     handler: (store) => {
       const config = { maxDelay, maxBody, cors, trustProxy, proxy };
-      return createMockHandler({ store, config, logger, feed, sources: files?.loader });
+      return createMockHandler({ store, config, logger, feed, sources: loader });
     },
     // Open request-log streams (the web page) would otherwise hold shutdown for the grace period.
     beforeClose: () => {
       feed.close();
       files?.close();
+      openapi?.close();
     },
     banner: flags.quiet
       ? undefined

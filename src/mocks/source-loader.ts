@@ -12,7 +12,7 @@ export type ParsedSource = {
 };
 
 /** Turns a source file's text into records; a RecordTextError says where the text is broken. */
-export type SourceParser = (file: string, text: string) => ParsedSource;
+export type SourceParser = (file: string, text: string) => ParsedSource | Promise<ParsedSource>;
 
 /** Why a source's last change was not applied; its endpoints keep their last good version. */
 export type SourceProblem = {
@@ -65,7 +65,7 @@ export function createSourceLoader(options: { maxDelay: number }): SourceLoader 
       let parsed: ParsedSource = { records: [] };
       const inputs: MockInput[] = [];
       try {
-        if (text !== undefined) parsed = parse(file, text);
+        if (text !== undefined) parsed = await parse(file, text);
         parsed.records.forEach((record, index) => {
           try {
             inputs.push(parseMockInput(record, validate));
