@@ -69,6 +69,8 @@ export function createRecorder(options: RecorderOptions): Recorder {
       }
     });
     chain = done.catch(() => undefined).finally(() => waiting--);
+    // A stop right after the answer still saves it.
+    store.hold(chain);
     return chain;
   };
 }

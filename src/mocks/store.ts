@@ -52,7 +52,9 @@ export type MockStore = {
   syncSource(source: string, inputs: MockInput[]): Promise<SourceChange>;
   /** Empties the endpoint's request log, in the file too; false when there is no such endpoint. */
   clearLog(name: string): Promise<boolean>;
-  /** Saves pending counters and log entries, then closes the file. */
+  /** Work a request started that outlives its answer (a recording): close() waits for it first. */
+  hold(work: Promise<unknown>): void;
+  /** Waits for held work, saves pending counters and log entries, then closes the file. */
   close(): Promise<void>;
 };
 
@@ -163,6 +165,7 @@ export async function createMockStore(db: SqliteKeyv, options: MockStoreOptions)
     patternOf,
   });
 
+  const held = new Set<Promise<unknown>>();
   const store: MockStore = {
     file: db.file,
     maxEndpoints: options.maxEndpoints,
@@ -189,7 +192,12 @@ export async function createMockStore(db: SqliteKeyv, options: MockStoreOptions)
       await journal.clear(name, endpoint.stats);
       return true;
     },
+    hold(work) {
+      held.add(work);
+      void work.catch(() => undefined).finally(() => held.delete(work));
+    },
     async close() {
+      await Promise.allSettled([...held]);
       try {
         await journal.close();
       } finally {

@@ -55,6 +55,17 @@ describe('serve-mocks --proxy --record', () => {
     expect(server.store.list().map((e) => e.record.name)).to.deep.equal(['get-users-1', 'post-notes.txt']);
   });
 
+  it('a stop waits for recordings under way (a slow disk here), so an answer given is also saved', async () => {
+    await server.close();
+    // The save is held back past the time the rest of shutdown takes; close must wait for it.
+    const slow = () => new Promise((resolve) => setTimeout(resolve, 300));
+    server = await start({ save: async (_shape, input) => slow().then(() => server.store.put(input)) });
+    expect((await server.fetch('/endpoint/users/9')).status).to.equal(201);
+    await server.close();
+    server = await startMockServer({ file: file() });
+    expect(server.store.list().map((e) => e.record.name)).to.deep.equal(['get-users-9']);
+  });
+
   it('stores JSON as data and text as body, without set-cookie', async () => {
     await server.fetch('/endpoint/users/1');
     await server.fetch('/endpoint/notes');
