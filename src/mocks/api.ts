@@ -94,6 +94,15 @@ export function apiRouter(options: ApiOptions): Router {
     ctx.body = { success: true, name };
   });
 
+  // A collection's live data back to the record's data (json-server's db.json as loaded).
+  router.post('/endpoint/:name/reset', async (ctx) => {
+    const endpoint = found(store, ctx.params.name!);
+    const { name, collection } = endpoint.record;
+    if (!collection) throw new HttpError(400, `endpoint '${name}' is not a collection`, 'name');
+    await store.collections.reset(name);
+    ctx.body = { success: true, name };
+  });
+
   // The page's live request log (Server-Sent Events).
   router.get('/endpoint/:name/events', (ctx) => {
     const { feed, eventKeepAliveMs: keepAliveMs, maxEventStreams: maxStreams } = options;
@@ -148,6 +157,7 @@ function recordJson(endpoint: Endpoint, extra?: Record<string, unknown>): string
   const { name, path, methods, statusCode, delay, headers, template, responses, pick, fault, faultRate } = record;
   let text = `{"success":true,"name":${JSON.stringify(name)}`;
   text += fields({ path, methods, statusCode }) + content(record) + fields({ delay, headers, template });
+  text += fields({ collection: record.collection });
   if (responses) text += `,"responses":[${responses.map(responseJson).join(',')}]`;
   text += fields({ pick, fault, faultRate, ...extra });
   return `${text}}`;

@@ -7,6 +7,7 @@ import { silentLogger, type Logger } from '../server/logger.js';
 import { apiRouter, type ApiOptions } from './api.js';
 import { RequestFeed } from './request-feed.js';
 import { createProxy, type ProxySettings } from './proxy.js';
+import { createCollectionServer } from './serve-collection.js';
 import { createEndpointServer, type ServeEndpoint } from './serve-endpoint.js';
 import { DEFAULT_ASSETS, PAGE_BUNDLE, staticAssets } from './static.js';
 import type { MockStore } from './store.js';
@@ -117,5 +118,7 @@ function serving(options: MockAppOptions, config: MockConfig, logger: Logger): S
   const { store, feed = new RequestFeed() } = options;
   const { cors, trustProxy, maxHangs } = config;
   const proxy = config.proxy && createProxy({ ...config.proxy, store, logger, cors });
-  return { feed, serve: createEndpointServer({ store, cors, trustProxy, logger, feed, maxHangs, proxy }) };
+  const collection = createCollectionServer({ collections: store.collections, cors, maxBody: config.maxBody, logger });
+  const serve = createEndpointServer({ store, cors, trustProxy, logger, feed, maxHangs, proxy, collection });
+  return { feed, serve };
 }

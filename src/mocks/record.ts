@@ -61,6 +61,8 @@ export type MockInput = {
   fault?: Fault;
   /** 0 to 1; 1 when absent. */
   faultRate?: number;
+  /** `data` is a json-server collection (a list of items with ids) or single resource, changed by requests. */
+  collection?: boolean;
 };
 
 /** The record kept in Keyv under `endpoint:<name>`. */

@@ -19,7 +19,8 @@ export function requestInput(req: IncomingMessage, params: Record<string, string
   };
 }
 
-function parseQuery(search: string): Record<string, string | string[]> {
+/** A query string as an object; a repeated key becomes a list. */
+export function parseQuery(search: string): Record<string, string | string[]> {
   // A null prototype: a key such as "__proto__" or "constructor" is only a key.
   const query = Object.create(null) as Record<string, string | string[]>;
   for (const [key, value] of new URLSearchParams(search)) {

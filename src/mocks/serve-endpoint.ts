@@ -7,6 +7,7 @@ import { breakConnection, type Hangs } from './faults.js';
 import type { ProxyHook } from './proxy.js';
 import type { Delay, Fault } from './record.js';
 import type { RequestFeed } from './request-feed.js';
+import type { ServeCollection } from './serve-collection.js';
 import { requestInput } from './request-input.js';
 import { clientIp, isoNow, readLoggedBody, type LoggedRequest } from './request-log.js';
 import { compileResponder, isPlain, type Answer, type Responder } from './responder.js';
@@ -25,6 +26,8 @@ export type ServeEndpointOptions = {
   maxHangs: number;
   /** With --proxy: what no endpoint answers (404 or 405 alike) goes upstream. */
   proxy?: ProxyHook;
+  /** Answers endpoints with `collection: true` (json-server's routes). */
+  collection?: ServeCollection;
 };
 
 /** Answers one request under /endpoint/ on the raw node objects; `path` is what follows, undecoded, no query. */
@@ -38,7 +41,7 @@ export type ServeEndpoint = (req: IncomingMessage, res: ServerResponse, path: st
  * a responder (its variants, templates compiled) for the others.
  */
 export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoint {
-  const { store, cors, trustProxy, logger, feed, proxy } = options;
+  const { store, cors, trustProxy, logger, feed, proxy, collection } = options;
   const hangs: Hangs = { open: 0, max: options.maxHangs };
   // Keyed by the Endpoint object, which a write replaces, so a stale answer or responder is never used.
   // Made once per version: whether it is plain, and what it answers with.
@@ -60,10 +63,10 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
     if ('allow' in found) return notAllowed(req, res, found.allow, cors);
     const { value: endpoint, params } = found;
     const time = isoNow();
-    const received = (body: string, bodyTruncated: boolean) => {
+    const logFor = (body: string, bodyTruncated: boolean) => {
       endpoint.stats.hits++;
       // The entry is built whole, in one shape: this runs for every request.
-      const log = (response: number | null, status: number | null, fault?: Fault) => {
+      return (response: number | null, status: number | null, fault?: Fault) => {
         const entry: LoggedRequest = {
           time,
           method: req.method ?? 'GET',
@@ -79,6 +82,15 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
         endpoint.stats.requests.add(entry);
         feed.publish(endpoint.record.name, entry);
       };
+    };
+    if (endpoint.record.collection && collection) {
+      return collection(req, res, endpoint.record, params.id, (body, truncated) => {
+        const log = logFor(body, truncated);
+        return (status) => log(null, status);
+      });
+    }
+    const received = (body: string, bodyTruncated: boolean) => {
+      const log = logFor(body, bodyTruncated);
       const ready = prepare(endpoint);
       // `?__code=` or `Prefer: code=`: that status's answer, or a refusal naming those there are.
       const wanted = wantedStatus(req);

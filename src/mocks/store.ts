@@ -8,6 +8,7 @@ import { DEFAULT_LOG_SIZE, type EndpointStats } from './request-log.js';
 import { DEFAULT_FLUSH_MS, openStatsJournal } from './stats-journal.js';
 import { RouteTable, type Lookup } from './routes.js';
 import { createSourceSync, origin, type SourceChange } from './source-store.js';
+import { openCollections, type Collections } from './collection-state.js';
 
 export type { StoredMock } from './record.js';
 
@@ -31,6 +32,8 @@ export type MockStore = {
   readonly file: string;
   /** Most endpoints it holds (--max-endpoints). */
   readonly maxEndpoints: number;
+  /** Live data of collection endpoints. */
+  readonly collections: Collections;
   get(name: string): Endpoint | undefined;
   /** The endpoint answering `method` on `path` (after /endpoint/, undecoded), a 405's Allow, or nothing. */
   route(method: string, path: string): Lookup<Endpoint>;
@@ -104,6 +107,7 @@ export async function createMockStore(db: SqliteKeyv, options: MockStoreOptions)
   // Kept in step with `endpoints`: every change to one is made to the other in the same synchronous step.
   const routes = new RouteTable<Endpoint>();
   const journal = await openStatsJournal(db.query, db.file, options);
+  const collections = await openCollections(db.query, db.file);
   // One raw query instead of Keyv's iterator, which pages slowly and overflows at ~150k rows (keyv #1008).
   const rows = await db.query('SELECT key, value FROM keyv WHERE key LIKE ?', `${db.prefix}${KEY}%`);
   const loaded: StoredMock[] = [];
@@ -169,6 +173,7 @@ export async function createMockStore(db: SqliteKeyv, options: MockStoreOptions)
   const store: MockStore = {
     file: db.file,
     maxEndpoints: options.maxEndpoints,
+    collections,
     get: (name) => endpoints.get(name),
     route: (method, path) => routes.find(method, path),
     list: () => [...endpoints.values()].sort((a, b) => (a.record.name < b.record.name ? -1 : 1)),
@@ -183,6 +188,7 @@ export async function createMockStore(db: SqliteKeyv, options: MockStoreOptions)
         endpoints.delete(name);
         routes.remove(name);
         await journal.drop(name, endpoint.stats);
+        await collections.reset(name);
         return true;
       }),
     syncSource: (source, inputs) => syncSource(source, inputs),
@@ -223,7 +229,9 @@ function fromSourceError(name: string, source: string): HttpError {
 
 /** The route under /endpoint/: the path, or the name as a single segment (records from before paths). */
 export function patternOf(input: MockInput): string {
-  return input.path ?? input.name;
+  const base = input.path ?? input.name;
+  // A collection answers its list and each item (`posts`, `posts/1`).
+  return input.collection ? `${base}/:id?` : base;
 }
 
 // Refused here, where both the endpoints and the writes under way are counted.

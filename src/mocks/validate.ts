@@ -16,6 +16,7 @@ import {
   objectOf,
   serialize,
 } from './validate-fields.js';
+import { checkCollection } from './validate-collection.js';
 import { checkResponses } from './validate-responses.js';
 import { checkMethods, checkPath } from './validate-route.js';
 
@@ -48,6 +49,7 @@ const FIELDS = [
   'pick',
   'fault',
   'faultRate',
+  'collection',
   // What a GET answer adds: set by the server and not stored, accepted so that answer can be PUT back.
   'success',
   'hits',
@@ -123,6 +125,7 @@ export function parseMockInput(body: unknown, options: ValidateOptions, urlName?
   }
   if (fields.pick !== undefined) input.pick = checkPick(fields.pick, 'pick');
   if (input.template) checkTemplates(input);
+  if (fields.collection !== undefined && checkBoolean(fields.collection, 'collection')) checkCollection(fields, input);
   return input;
 }
 

@@ -1,0 +1,111 @@
+import { createHash } from 'node:crypto';
+import { HttpError } from '../http/errors.js';
+import { createKeyQueue } from '../store/key-queue.js';
+import type { Query } from '../store/mock-stats-sqlite.js';
+import { dropCollection, loadCollection, prepareCollectionTable, saveCollection } from '../store/collection-sqlite.js';
+import type { Item } from './collection-query.js';
+import type { StoredMock } from './record.js';
+
+/** A collection's live data: a list of items, or one object (json-server's singular resource, e.g. `profile`). */
+export type State = Item[] | Item;
+
+export type CollectionLimits = {
+  /** Most items in one collection. */
+  maxItems: number;
+  /** Most bytes of one collection's JSON. */
+  maxBytes: number;
+  /** Most bytes of every collection's JSON together, in memory and in the file. */
+  maxTotalBytes: number;
+};
+
+export const DEFAULT_COLLECTION_LIMITS: CollectionLimits = {
+  maxItems: 10_000,
+  maxBytes: 1024 * 1024,
+  maxTotalBytes: 64 * 1024 * 1024,
+};
+
+/** A change's outcome: what to answer, and the new state when there is one. */
+export type Change<T> = { answer: T; state?: State };
+
+/**
+ * Live data of collection endpoints, kept in memory and in the data file. A change is stored
+ * before it is answered (a json-server user expects a POST to survive a restart), one at a time
+ * per collection. The record's data is the seed: a state saved from another seed is not used.
+ */
+export type Collections = {
+  read(record: StoredMock): Promise<State>;
+  update<T>(record: StoredMock, change: (state: State) => Change<T>): Promise<T>;
+  /** Back to the seed: the saved state goes. */
+  reset(name: string): Promise<void>;
+  /** Told the name of each collection whose data changed (--write-db). */
+  onChange(listener: (name: string) => void): void;
+};
+
+type Live = { seed: string; state: State; bytes: number };
+
+export async function openCollections(
+  query: Query,
+  file: string,
+  limits: CollectionLimits = DEFAULT_COLLECTION_LIMITS,
+): Promise<Collections> {
+  await prepareCollectionTable(query, file);
+  const live = new Map<string, Live>();
+  const queue = createKeyQueue();
+  const listeners: ((name: string) => void)[] = [];
+  let total = 0;
+
+  const read = async (record: StoredMock): Promise<Live> => {
+    const seed = digest(record.json ?? '');
+    const cached = live.get(record.name);
+    if (cached?.seed === seed) return cached;
+    const saved = await loadCollection(query, record.name);
+    const text = saved?.seed === seed ? saved.value : (record.json ?? '[]');
+    const loaded = { seed, state: JSON.parse(text) as State, bytes: Buffer.byteLength(text) };
+    total += loaded.bytes - (cached?.bytes ?? 0);
+    live.set(record.name, loaded);
+    return loaded;
+  };
+
+  return {
+    read: (record) => queue.run(record.name, async () => (await read(record)).state),
+    update: (record, change) =>
+      queue.run(record.name, async () => {
+        const current = await read(record);
+        const { answer, state } = change(current.state);
+        if (!state) return answer;
+        const text = JSON.stringify(state);
+        const bytes = Buffer.byteLength(text);
+        checkRoom(state, bytes, total - current.bytes + bytes, limits);
+        await saveCollection(query, record.name, { seed: current.seed, value: text });
+        total += bytes - current.bytes;
+        live.set(record.name, { seed: current.seed, state, bytes });
+        for (const listener of listeners) listener(record.name);
+        return answer;
+      }),
+    reset: (name) =>
+      queue.run(name, async () => {
+        await dropCollection(query, name);
+        total -= live.get(name)?.bytes ?? 0;
+        live.delete(name);
+        for (const listener of listeners) listener(name);
+      }),
+    onChange: (listener) => void listeners.push(listener),
+  };
+}
+
+// Anyone who reaches the port may write: every collection, and all of them together, are capped (507).
+function checkRoom(state: State, bytes: number, total: number, limits: CollectionLimits): void {
+  if (Array.isArray(state) && state.length > limits.maxItems) {
+    throw new HttpError(507, `the collection is full: it holds at most ${limits.maxItems} items`);
+  }
+  if (bytes > limits.maxBytes) {
+    throw new HttpError(507, `the collection is full: its data may take at most ${limits.maxBytes} bytes`);
+  }
+  if (total > limits.maxTotalBytes) {
+    throw new HttpError(507, `no room: all collections together may take at most ${limits.maxTotalBytes} bytes`);
+  }
+}
+
+function digest(json: string): string {
+  return createHash('sha256').update(json).digest('base64url');
+}

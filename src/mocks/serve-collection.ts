@@ -1,0 +1,113 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HttpError } from '../http/errors.js';
+import { hasBody } from '../http/read-body.js';
+import type { Logger } from '../server/logger.js';
+import { buildHead } from './answer-head.js';
+import { answerCollection, type CollectionAnswer } from './collection-ops.js';
+import type { Collections } from './collection-state.js';
+import type { StoredMock } from './record.js';
+import { parseQuery } from './request-input.js';
+import { LOG_BODY_BYTES } from './request-log.js';
+
+export type CollectionServerOptions = { collections: Collections; cors: boolean; maxBody: number; logger: Logger };
+
+/** Logs the request with the body as the log keeps it; returns what logs the status sent. */
+export type LogFor = (body: string, truncated: boolean) => (status: number) => void;
+
+/** Answers a request to a collection endpoint; `id` is the path's item segment, undecoded. */
+export type ServeCollection = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  record: StoredMock,
+  id: string | undefined,
+  logFor: LogFor,
+) => void;
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * json-server's routes over a collection's live data (docs/mock-api.md, "Collections"). A write's
+ * body is read whole up to --max-body (the log keeps its first 64 KiB, as for any endpoint).
+ */
+export function createCollectionServer(options: CollectionServerOptions): ServeCollection {
+  const { collections, cors, maxBody, logger } = options;
+  const answer = (req: IncomingMessage, res: ServerResponse, log: (status: number) => void, got: CollectionAnswer) => {
+    log(got.status);
+    if (res.destroyed) return;
+    const body = Buffer.from(JSON.stringify(got.value));
+    const head = buildHead(got.status, {}, body.length, 'application/json; charset=utf-8', cors);
+    res.writeHead(got.status, [...head, ...(got.headers ?? [])]);
+    res.end(req.method === 'HEAD' ? undefined : body);
+  };
+  const failed = (req: IncomingMessage, res: ServerResponse, log: (status: number) => void, err: unknown) => {
+    if (err instanceof HttpError) {
+      const value = { success: false, message: err.message, ...(err.field && { field: err.field }) };
+      return answer(req, res, log, { status: err.status, value });
+    }
+    logger.error(`${req.method} ${req.url}: ${(err as Error).stack ?? String(err)}`);
+    answer(req, res, log, { status: 500, value: { success: false, message: 'internal server error' } });
+  };
+
+  return (req, res, record, id, logFor) => {
+    const url = req.url ?? '';
+    const mark = url.indexOf('?');
+    const query = mark === -1 ? {} : parseQuery(url.slice(mark + 1));
+    const method = req.method ?? 'GET';
+    const run = (text: string, tooLarge: boolean) => {
+      const log = logFor(text.slice(0, LOG_BODY_BYTES), text.length > LOG_BODY_BYTES || tooLarge);
+      try {
+        if (tooLarge) throw new HttpError(413, `request body too large (the limit is ${maxBody} bytes)`);
+        const request = { method, id: id === undefined ? undefined : decoded(id), query, url };
+        const body = text === '' ? undefined : parseJson(text);
+        const reading = method === 'GET' || method === 'HEAD';
+        const done = reading
+          ? collections.read(record).then((state) => answerCollection(state, { ...request }).answer)
+          : collections.update(record, (state) => answerCollection(state, { ...request, body }));
+        done.then((got) => answer(req, res, log, got)).catch((err: unknown) => failed(req, res, log, err));
+      } catch (err) {
+        failed(req, res, log, err);
+      }
+    };
+    if (!hasBody(req)) return run('', false);
+    readBounded(req, maxBody, (raw, tooLarge) => {
+      let text: string;
+      try {
+        text = decoder.decode(raw);
+      } catch {
+        text = raw.toString('utf8');
+        const log = logFor(text.slice(0, LOG_BODY_BYTES), text.length > LOG_BODY_BYTES);
+        return failed(req, res, log, new HttpError(400, 'the request body is not valid UTF-8'));
+      }
+      run(text, tooLarge);
+    });
+  };
+}
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new HttpError(400, `the request body is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+/** The body up to `limit` bytes; past it the rest is read and dropped, so memory stays bounded. */
+function readBounded(req: IncomingMessage, limit: number, done: (raw: Buffer, tooLarge: boolean) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let tooLarge = false;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > limit) tooLarge = true;
+    else chunks.push(chunk);
+  });
+  req.on('end', () => done(tooLarge ? Buffer.alloc(0) : Buffer.concat(chunks), tooLarge));
+}
