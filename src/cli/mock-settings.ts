@@ -34,6 +34,9 @@ export const mockSettingsSchema = settingsObject({
   dir: textSchema.optional(),
   /** An OpenAPI document to serve and watch. */
   openapi: textSchema.optional(),
+  /** A json-server database whose keys are served as collections. */
+  db: textSchema.optional(),
+  writeDb: flagSchema,
   maxDelay: wholeNumberSchema,
   maxBody: sizeSchema.pipe(z.number().min(1, { error: AT_LEAST_A_BYTE })),
   logSize: z.int({ error: LOG_SIZE }).min(1, { error: LOG_SIZE }).max(MAX_LOG_SIZE, { error: LOG_SIZE }),
@@ -55,6 +58,8 @@ const SETTINGS: FlatSetting[] = [
   { key: 'data', flag: '--data', env: 'SNIPPETKIT_MOCK_DATA', fallback: undefined },
   { key: 'dir', flag: '--dir', env: 'SNIPPETKIT_MOCK_DIR', fallback: undefined },
   { key: 'openapi', flag: '--openapi', env: 'SNIPPETKIT_MOCK_OPENAPI', fallback: undefined },
+  { key: 'db', flag: '--db', env: 'SNIPPETKIT_MOCK_DB', fallback: undefined },
+  { key: 'writeDb', flag: '--write-db', env: 'SNIPPETKIT_MOCK_WRITE_DB', fallback: false },
   { key: 'maxDelay', flag: '--max-delay', env: 'SNIPPETKIT_MOCK_MAX_DELAY', fallback: DEFAULT_MOCK_CONFIG.maxDelay },
   { key: 'maxBody', flag: '--max-body', env: 'SNIPPETKIT_MOCK_MAX_BODY', fallback: DEFAULT_MOCK_CONFIG.maxBody },
   { key: 'logSize', flag: '--log-size', env: 'SNIPPETKIT_MOCK_LOG_SIZE', fallback: DEFAULT_LOG_SIZE },

@@ -17,6 +17,8 @@ export type ServeMocksFlags = {
   quiet?: boolean;
   dir?: string;
   openapi?: string;
+  db?: string;
+  writeDb?: boolean;
   proxy?: string;
   proxyTimeout?: string;
   record?: boolean;
@@ -39,6 +41,8 @@ export function registerServeMocks(program: Command): void {
       '--openapi <file>',
       'serve an endpoint per operation of this OpenAPI 3.x / Swagger 2.0 document, live (env SNIPPETKIT_MOCK_OPENAPI)',
     )
+    .option('--db <file>', 'serve each key of this json-server db.json as a collection (env SNIPPETKIT_MOCK_DB)')
+    .option('--write-db', 'write --db collections\' changes back to the file (env SNIPPETKIT_MOCK_WRITE_DB)')
     .option('--max-delay <ms>', 'largest delay an endpoint may have (env SNIPPETKIT_MOCK_MAX_DELAY; default 60000)')
     .option('--max-body <size>', 'largest API request body, e.g. 512kb (env SNIPPETKIT_MOCK_MAX_BODY; default 1MB)')
     .option('--log-size <n>', 'requests kept in each endpoint\'s log (env SNIPPETKIT_MOCK_LOG_SIZE; default 100)')
@@ -70,6 +74,8 @@ Examples:
   $ snippetkit serve-mocks --host 0.0.0.0 --allowed-host mocks.example
   $ snippetkit serve-mocks --dir mocks/     # mocks/users/list.yaml answers /endpoint/users/list
   $ snippetkit serve-mocks --openapi api.yaml   # an endpoint per operation; ?__code=404 picks another status
+  $ snippetkit serve-mocks --db db.json   # json-server routes: /endpoint/posts?_sort=id&_order=desc
+  $ snippetkit serve-mocks --db db.json --write-db   # changes also go back into db.json
   $ curl -X PUT localhost:16540/api/endpoint/add -H 'content-type: application/json' \\
       -d '{"name":"users","data":[{"id":1}],"statusCode":200,"delay":250}'
   $ curl localhost:16540/endpoint/users

@@ -15,6 +15,7 @@ import { serveUntilSignal } from './serve.js';
 import type { ServeMocksFlags } from './serve-mocks.js';
 import { openDirSource, type DirOption } from './dir-option.js';
 import { openOpenapiSource } from './openapi-option.js';
+import { openDbSource } from './db-option.js';
 
 export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const settings = loadMockSettings(flags, env);
@@ -22,10 +23,11 @@ export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.Proces
   const logger = consoleLogger(flags.quiet);
   const { maxDelay, maxBody, cors, trustProxy, logSize, maxEndpoints, maxLogBytes } = settings;
   const feed = new RequestFeed();
-  // One loader for --dir and --openapi, so GET /api/sources lists the problems of both.
-  const loader = settings.dir || settings.openapi ? createSourceLoader({ maxDelay }) : undefined;
+  // One loader for --dir, --openapi and --db, so GET /api/sources lists the problems of all.
+  const loader = settings.dir || settings.openapi || settings.db ? createSourceLoader({ maxDelay }) : undefined;
   const files = loader && openDirSource(settings.dir, { loader, maxBody, maxEndpoints, logger });
   const openapi = loader && openOpenapiSource(settings.openapi, loader, logger);
+  const db = loader && openDbSource(settings.db, { writeDb: settings.writeDb, loader, logger });
   const proxy = recordInto(proxySettings(settings), files);
   await serveUntilSignal({
     port: settings.port,
@@ -36,10 +38,12 @@ export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.Proces
       const preload = async (opened: MockStore) => {
         await files?.load(opened);
         await openapi?.load(opened);
+        await db?.load(opened);
       };
       const store = await openMockStore(file, { logSize, maxEndpoints, maxLogBytes, logger, preload });
       files?.watch();
       openapi?.watch();
+      db?.watch();
       return store;
     },
     handler: (store) => {
@@ -51,6 +55,7 @@ export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.Proces
       feed.close();
       files?.close();
       openapi?.close();
+      db?.close();
     },
     banner: flags.quiet
       ? undefined
