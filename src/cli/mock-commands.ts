@@ -41,6 +41,7 @@ Examples:
   $ snippetkit mock import mocks.json
   $ snippetkit mock import mocks/ --replace
   $ snippetkit mock import openapi.yaml      # one endpoint per operation
+  $ snippetkit mock import db.json --collections   # json-server's db.json: a collection per key
 
 A file holds one endpoint record or a list of them (JSON, or YAML for .yaml and .yml); a folder is
 read recursively. A file's one record without "name" takes the file's path without the extension.
@@ -116,6 +117,7 @@ export function registerMockCommands(program: Command): void {
     .argument('<path>', 'a .json, .yaml or .yml file, or a folder of them')
     .option('-r, --replace', 'replace endpoints of the same names (otherwise those names are refused)')
     .option('--openapi', 'read each file as an OpenAPI 3 or Swagger 2.0 document, refusing any other')
+    .option('--collections', 'read each file as a json-server database: each key becomes a collection endpoint')
     .addHelpText('after', IMPORT_EXAMPLES)
     .action((path: string, flags: MockImportFlags, command: Command) =>
       import('./mock-import.js').then((m) => m.mockImport(path, flags, command)),

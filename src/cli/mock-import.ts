@@ -8,8 +8,9 @@ import { check } from './mock-client.js';
 import { formatOf, parseRecordFile } from './mock-files.js';
 import { readText } from './read-input.js';
 import { isOpenapi } from '../mocks/openapi/is-openapi.js';
+import { dbRecords, NOT_A_DB } from '../mocks/db-file-parser.js';
 
-export type MockImportFlags = { replace?: boolean; openapi?: boolean };
+export type MockImportFlags = { replace?: boolean; openapi?: boolean; collections?: boolean };
 
 /** Where a record came from: the file, and its place in the file's list when the file holds one. */
 type Source = { file: string; item?: number };
@@ -29,7 +30,8 @@ export async function mockImport(path: string, flags: MockImportFlags, command: 
     try {
       const text = await readText(file);
       value = parseRecordFile(text, file, formatOf(file)!);
-      if (flags.openapi || isOpenapi(value)) value = await fromOpenapi(file, text, out);
+      if (flags.collections) value = fromDb(file, value);
+      else if (flags.openapi || isOpenapi(value)) value = await fromOpenapi(file, text, out);
     } catch (err) {
       if (!(err instanceof CliError)) throw err;
       problems.push(err.message);
@@ -60,6 +62,13 @@ export async function mockImport(path: string, flags: MockImportFlags, command: 
   const counts = `${created.length} created, ${replaced.length} replaced`;
   out.note(`imported ${endpoints.length} endpoints from ${path}: ${counts}`);
   out.result('', body);
+}
+
+/** A json-server database's collections (docs/mock-api.md, "Collections"), each key an endpoint. */
+function fromDb(file: string, value: unknown): unknown[] {
+  const records = dbRecords(value);
+  if (!records) throw new CliError(`${file}: ${NOT_A_DB}`, EXIT.file);
+  return records;
 }
 
 /** An OpenAPI document's endpoint records (docs/mock-api.md); the parser is loaded only for one. */
