@@ -65,6 +65,7 @@ export type EndpointInput = {
   delay: Delay;
   headers?: Record<string, string>;
   template?: boolean;
+  collection?: boolean;
   responses?: ResponseInput[];
   pick?: Pick;
   fault?: Fault;

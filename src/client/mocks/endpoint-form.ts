@@ -28,6 +28,7 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
   const name = byId<HTMLInputElement>('name');
   const path = byId<HTMLInputElement>('path');
   const template = byId<HTMLInputElement>('template');
+  const collection = byId<HTMLInputElement>('collection');
   const kind = byId<HTMLSelectElement>('payload-kind');
   const body = byId<HTMLTextAreaElement>('body');
   const pick = byId<HTMLSelectElement>('pick');
@@ -84,6 +85,7 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
     const headerValues = pairsObject(headers.pairs());
     if (headerValues) input.headers = headerValues;
     if (template.checked) input.template = true;
+    if (collection.checked) input.collection = true;
     const list = responses.read();
     if (list.length > 0) input.responses = list;
     if (pick.value !== 'first-match') input.pick = pick.value as Pick;
@@ -120,6 +122,7 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
     delay.fill(record.delay ?? 0);
     fault.fill(record);
     template.checked = record.template === true;
+    collection.checked = record.collection === true;
     headers.fill(Object.entries(record.headers ?? {}));
     kind.value = record.body === undefined ? 'data' : 'body';
     body.value = record.body ?? '';
