@@ -7,12 +7,14 @@ import { answerCollection, type CollectionAnswer } from './collection-ops.js';
 import type { Collections } from './collection-state.js';
 import type { StoredMock } from './record.js';
 import { parseQuery } from './request-input.js';
+import { draw, later } from './serve-endpoint.js';
 import { LOG_BODY_BYTES } from './request-log.js';
 
 export type CollectionServerOptions = { collections: Collections; cors: boolean; maxBody: number; logger: Logger };
 
+type Log = (status: number) => void;
 /** Logs the request with the body as the log keeps it; returns what logs the status sent. */
-export type LogFor = (body: string, truncated: boolean) => (status: number) => void;
+export type LogFor = (body: string, truncated: boolean) => Log;
 
 /** Answers a request to a collection endpoint; `id` is the path's item segment, undecoded. */
 export type ServeCollection = (
@@ -31,21 +33,24 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  */
 export function createCollectionServer(options: CollectionServerOptions): ServeCollection {
   const { collections, cors, maxBody, logger } = options;
-  const answer = (req: IncomingMessage, res: ServerResponse, log: (status: number) => void, got: CollectionAnswer) => {
+  // The record's headers and delay apply to every answer, as to any endpoint's.
+  const answer = (req: IncomingMessage, res: ServerResponse, record: StoredMock, log: Log, got: CollectionAnswer) => {
     log(got.status);
-    if (res.destroyed) return;
     const body = Buffer.from(JSON.stringify(got.value));
-    const head = buildHead(got.status, {}, body.length, 'application/json; charset=utf-8', cors);
-    res.writeHead(got.status, [...head, ...(got.headers ?? [])]);
-    res.end(req.method === 'HEAD' ? undefined : body);
+    const head = buildHead(got.status, record.headers ?? {}, body.length, 'application/json; charset=utf-8', cors);
+    later(res, draw(record.delay), () => {
+      if (res.destroyed) return;
+      res.writeHead(got.status, [...head, ...(got.headers ?? [])]);
+      res.end(req.method === 'HEAD' ? undefined : body);
+    });
   };
-  const failed = (req: IncomingMessage, res: ServerResponse, log: (status: number) => void, err: unknown) => {
+  const failed = (req: IncomingMessage, res: ServerResponse, record: StoredMock, log: Log, err: unknown) => {
     if (err instanceof HttpError) {
       const value = { success: false, message: err.message, ...(err.field && { field: err.field }) };
-      return answer(req, res, log, { status: err.status, value });
+      return answer(req, res, record, log, { status: err.status, value });
     }
     logger.error(`${req.method} ${req.url}: ${(err as Error).stack ?? String(err)}`);
-    answer(req, res, log, { status: 500, value: { success: false, message: 'internal server error' } });
+    answer(req, res, record, log, { status: 500, value: { success: false, message: 'internal server error' } });
   };
 
   return (req, res, record, id, logFor) => {
@@ -63,9 +68,12 @@ export function createCollectionServer(options: CollectionServerOptions): ServeC
         const done = reading
           ? collections.read(record).then((state) => answerCollection(state, { ...request }).answer)
           : collections.update(record, (state) => answerCollection(state, { ...request, body }));
-        done.then((got) => answer(req, res, log, got)).catch((err: unknown) => failed(req, res, log, err));
+        done.then(
+          (got) => answer(req, res, record, log, got),
+          (err: unknown) => failed(req, res, record, log, err),
+        );
       } catch (err) {
-        failed(req, res, log, err);
+        failed(req, res, record, log, err);
       }
     };
     if (!hasBody(req)) return run('', false);
@@ -76,7 +84,7 @@ export function createCollectionServer(options: CollectionServerOptions): ServeC
       } catch {
         text = raw.toString('utf8');
         const log = logFor(text.slice(0, LOG_BODY_BYTES), text.length > LOG_BODY_BYTES);
-        return failed(req, res, log, new HttpError(400, 'the request body is not valid UTF-8'));
+        return failed(req, res, record, log, new HttpError(400, 'the request body is not valid UTF-8'));
       }
       run(text, tooLarge);
     });

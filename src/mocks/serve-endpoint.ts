@@ -141,14 +141,14 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
 }
 
 /** Runs `act` after `ms` on a timer, never a wait; a client that leaves during the delay takes its timer with it. */
-function later(res: ServerResponse, ms: number, act: () => void): void {
+export function later(res: ServerResponse, ms: number, act: () => void): void {
   if (ms <= 0) return act();
   const timer = setTimeout(act, ms);
   res.once('close', () => clearTimeout(timer));
 }
 
 /** A fixed delay, or one drawn uniformly from its range. */
-function draw(delay: Delay): number {
+export function draw(delay: Delay): number {
   return typeof delay === 'number' ? delay : delay.min + Math.random() * (delay.max - delay.min);
 }
 

@@ -106,6 +106,14 @@ describe('collections: CRUD as json-server', () => {
     expect(await (await server.fetch('/endpoint/profile')).json()).to.deep.equal({ name: 'x' });
   });
 
+  it("sends the record's headers and waits out its delay", async () => {
+    await addEndpoint(server, { name: 'slow', data: [], collection: true, delay: 300, headers: { 'X-Kind': 'c' } });
+    const started = Date.now();
+    const res = await server.fetch('/endpoint/slow');
+    expect(Date.now() - started).to.be.at.least(290);
+    expect(res.headers.get('x-kind')).to.equal('c');
+  });
+
   it('counts hits and logs each request', async () => {
     await send(server, 'POST', 'posts', { title: 'logged' });
     await server.fetch('/endpoint/posts?q=x');
