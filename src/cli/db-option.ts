@@ -57,8 +57,9 @@ export function openDbSource(file: string | undefined, options: DbOptions): File
     watch: () => undefined,
     close() {
       source.close();
-      // The store waits for held work before it closes: the last changes reach the file.
-      if (timer) store?.hold(flush());
+      // The store waits for held work before it closes: the last changes, and a write under way, reach the file.
+      if (timer) void flush();
+      store?.hold(writing);
     },
   };
 }

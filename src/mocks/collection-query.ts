@@ -10,6 +10,11 @@ export type ListAnswer = { items: Item[]; headers: string[] };
 
 /** Longest `_like` pattern: user input compiled per request, kept small although matching is linear-time. */
 export const MAX_LIKE = 256;
+/**
+ * Most filter values in one query (`a=1&a=2&b_like=x` is three): each is tried on every item, and a
+ * 16 KiB URL could otherwise ask for thousands of passes over a 10,000-item collection.
+ */
+export const MAX_FILTERS = 64;
 
 // Keys json-server reads itself rather than as field filters (`_per_page` is v1's `_limit` for pages).
 const RESERVED = new Set(['q', '_start', '_end', '_limit', '_page', '_per_page', '_sort', '_order', '_embed',
@@ -28,9 +33,10 @@ export function queryList(all: Item[], query: Query, url: string): ListAnswer {
     const needle = q.toLowerCase();
     items = items.filter((item) => Object.values(item).some((value) => deepHas(value, needle)));
   }
-  for (const key of Object.keys(query)) {
-    if (!RESERVED.has(key)) items = items.filter(filterOf(key, ([] as string[]).concat(query[key]!)));
-  }
+  const filters = Object.keys(query).filter((key) => !RESERVED.has(key));
+  const values = filters.reduce((sum, key) => sum + ([] as string[]).concat(query[key]!).length, 0);
+  if (values > MAX_FILTERS) throw new HttpError(400, `a query may hold at most ${MAX_FILTERS} filter values`);
+  for (const key of filters) items = items.filter(filterOf(key, ([] as string[]).concat(query[key]!)));
   const sort = first(query._sort);
   if (sort) items = sortBy(items, sort.split(','), (first(query._order) ?? '').toLowerCase().split(','));
   const headers: string[] = [];

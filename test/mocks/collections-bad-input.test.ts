@@ -79,6 +79,14 @@ describe('collections: bad input', () => {
     });
   });
 
+  it('refuses a query with more filter values than 64, before filtering', async () => {
+    const query = Array.from({ length: 65 }, (_, i) => `id=${i}`).join('&');
+    const res = await server.fetch(`/endpoint/posts?${query}`);
+    expect(res.status).to.equal(400);
+    expect(await res.json()).to.deep.equal({ success: false, message: 'a query may hold at most 64 filter values' });
+    expect((await server.fetch(`/endpoint/posts?${query.slice(0, query.lastIndexOf('&'))}`)).status).to.equal(200);
+  });
+
   it('refuses a method a route does not answer with 405 and Allow', async () => {
     const res = await server.fetch('/endpoint/posts', { method: 'DELETE' });
     expect(res.status).to.equal(405);
