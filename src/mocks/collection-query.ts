@@ -15,6 +15,8 @@ export const MAX_LIKE = 256;
  * 16 KiB URL could otherwise ask for thousands of passes over a 10,000-item collection.
  */
 export const MAX_FILTERS = 64;
+/** Most `_like` values in one query: a pattern is dearer per item than a comparison (tens of microseconds). */
+export const MAX_LIKES = 4;
 
 // Keys json-server reads itself rather than as field filters (`_per_page` is v1's `_limit` for pages).
 const RESERVED = new Set(['q', '_start', '_end', '_limit', '_page', '_per_page', '_sort', '_order', '_embed',
@@ -36,6 +38,10 @@ export function queryList(all: Item[], query: Query, url: string): ListAnswer {
   const filters = Object.keys(query).filter((key) => !RESERVED.has(key));
   const values = filters.reduce((sum, key) => sum + ([] as string[]).concat(query[key]!).length, 0);
   if (values > MAX_FILTERS) throw new HttpError(400, `a query may hold at most ${MAX_FILTERS} filter values`);
+  const likes = filters.filter((key) => key.endsWith('_like'));
+  if (likes.reduce((sum, key) => sum + ([] as string[]).concat(query[key]!).length, 0) > MAX_LIKES) {
+    throw new HttpError(400, `a query may hold at most ${MAX_LIKES} _like patterns`, likes[0]);
+  }
   for (const key of filters) items = items.filter(filterOf(key, ([] as string[]).concat(query[key]!)));
   const sort = first(query._sort);
   if (sort) items = sortBy(items, sort.split(','), (first(query._order) ?? '').toLowerCase().split(','));

@@ -87,6 +87,15 @@ describe('collections: bad input', () => {
     expect((await server.fetch(`/endpoint/posts?${query.slice(0, query.lastIndexOf('&'))}`)).status).to.equal(200);
   });
 
+  it('refuses more than 4 _like patterns in a query', async () => {
+    const res = await server.fetch('/endpoint/posts?title_like=a&title_like=b&id_like=1&id_like=2&id_like=3');
+    expect(await res.json()).to.deep.equal({
+      success: false,
+      message: 'a query may hold at most 4 _like patterns',
+      field: 'title_like',
+    });
+  });
+
   it('refuses a method a route does not answer with 405 and Allow', async () => {
     const res = await server.fetch('/endpoint/posts', { method: 'DELETE' });
     expect(res.status).to.equal(405);
