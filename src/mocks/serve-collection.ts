@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../http/errors.js';
 import { hasBody } from '../http/read-body.js';
 import type { Logger } from '../server/logger.js';
+import { findJsonError, lineColumn } from '../shared/json-check.js';
 import { buildHead } from './answer-head.js';
 import { answerCollection, type CollectionAnswer } from './collection-ops.js';
 import type { Collections } from './collection-state.js';
@@ -99,12 +100,14 @@ function decoded(segment: string): string {
   }
 }
 
+/** Checked first: it says where the text goes wrong, and refuses nesting deep enough to overflow the stack later. */
 function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (err) {
-    throw new HttpError(400, `the request body is not valid JSON: ${(err as Error).message}`);
+  const error = findJsonError(text);
+  if (error) {
+    const { line, column } = lineColumn(text, error.pos);
+    throw new HttpError(400, `the request body is not valid JSON: line ${line}, column ${column}: ${error.message}`);
   }
+  return JSON.parse(text) as unknown;
 }
 
 /** The body up to `limit` bytes; past it the rest is read and dropped, so memory stays bounded. */
