@@ -1,17 +1,5 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
-
-/** Headers that describe one connection, not the message (RFC 9110 7.6.1): never passed on. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-]);
+import { HOP_BY_HOP } from '../http/hop-by-hop.js';
 
 /** `headers` without hop-by-hop ones, those named in `Connection`, and the names in `drop` (lower case). */
 export function endToEnd(headers: IncomingHttpHeaders, drop: readonly string[] = []): OutgoingHttpHeaders {

@@ -1,4 +1,5 @@
 import { HttpError } from '../http/errors.js';
+import { HOP_BY_HOP } from '../http/hop-by-hop.js';
 import { isJsonObject } from '../http/json-body.js';
 import { FAULTS, PICKS, type Delay, type Fault, type Pick } from './record.js';
 
@@ -10,18 +11,7 @@ import { FAULTS, PICKS, type Delay, type Fault, type Pick } from './record.js';
 // RFC 9110 token: what Node accepts as a header name and as a method.
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // Hop-by-hop headers belong to one connection (RFC 9110 7.6.1); content-length is the server's to set.
-const RESERVED_HEADERS = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'content-length',
-]);
+const RESERVED_HEADERS = new Set([...HOP_BY_HOP, 'content-length']);
 
 export function bad(field: string, message: string): HttpError {
   return new HttpError(400, message, field);
