@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { HttpError } from '../http/errors.js';
 import { createKeyQueue } from '../store/key-queue.js';
-import type { Query } from '../store/mock-stats-sqlite.js';
+import type { Query } from '../store/schema-part.js';
 import { dropCollection, loadCollection, prepareCollectionTable, saveCollection } from '../store/collection-sqlite.js';
 import type { Item } from './collection-query.js';
 import type { StoredMock } from './record.js';

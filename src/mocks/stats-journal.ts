@@ -7,9 +7,9 @@ import {
   prepareStatsTables,
   saveBatch,
   type LogRow,
-  type Query,
   type StatsRow,
 } from '../store/mock-stats-sqlite.js';
+import type { Query } from '../store/schema-part.js';
 import { LogBudget } from './log-budget.js';
 import { newStats, type EndpointStats, type SavedLog } from './request-log.js';
 

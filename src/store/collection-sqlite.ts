@@ -1,5 +1,4 @@
-import { DataFileError } from './data-file.js';
-import type { Query } from './mock-stats-sqlite.js';
+import { preparePart, type Query } from './schema-part.js';
 
 /**
  * The SQL behind collections' live data (docs/mock-api.md, "Collections"): one row per collection
@@ -7,26 +6,17 @@ import type { Query } from './mock-stats-sqlite.js';
  * changed seed (a new record, an edited db.json) is noticed and the stale state ignored.
  */
 
-const SCHEMA_PART = 'mock-collections';
-const SCHEMA_VERSION = 1;
-
 export type SavedCollection = { seed: string; value: string };
 
 /** Creates the table when missing; refuses a file whose table a newer version wrote. */
 export async function prepareCollectionTable(query: Query, file: string): Promise<void> {
-  await query('CREATE TABLE IF NOT EXISTS snippetkit_schema (part TEXT PRIMARY KEY, version INTEGER NOT NULL)');
-  const [row] = await query('SELECT version FROM snippetkit_schema WHERE part = ?', SCHEMA_PART);
-  const version = row ? Number(row.version) : 0;
-  if (version > SCHEMA_VERSION) {
-    throw new DataFileError(
-      `the collections in the data file ${file} were written by a newer snippetkit (schema ${version}); upgrade it`,
-    );
-  }
-  await query('CREATE TABLE IF NOT EXISTS mock_collections (name TEXT PRIMARY KEY, seed TEXT NOT NULL, ' +
-    'value TEXT NOT NULL)');
-  if (version < SCHEMA_VERSION) {
-    await query('INSERT OR REPLACE INTO snippetkit_schema (part, version) VALUES (?, ?)', SCHEMA_PART, SCHEMA_VERSION);
-  }
+  await preparePart(query, file, {
+    part: 'mock-collections',
+    version: 1,
+    what: 'the collections',
+    create: (q) =>
+      q('CREATE TABLE IF NOT EXISTS mock_collections (name TEXT PRIMARY KEY, seed TEXT NOT NULL, value TEXT NOT NULL)'),
+  });
 }
 
 export async function loadCollection(query: Query, name: string): Promise<SavedCollection | undefined> {

@@ -1,5 +1,4 @@
-import { DataFileError } from './data-file.js';
-import type { Row } from './sqlite.js';
+import { preparePart, type Query } from './schema-part.js';
 
 /**
  * The SQL behind the mock server's persisted counters and request logs, in two tables of our own
@@ -8,11 +7,6 @@ import type { Row } from './sqlite.js';
  * statement opens a transaction: Keyv shares this connection, and its writes must never be caught
  * in (or rolled back with) one of ours.
  */
-
-export type Query = (sql: string, ...params: unknown[]) => Promise<Row[]>;
-
-const SCHEMA_PART = 'mock-stats';
-const SCHEMA_VERSION = 1;
 
 export type SavedStats = { hits: number; lastCall: string | null; sequence: number };
 /** One endpoint as saved: its counters and its newest log entries, oldest first, with their numbers. */
@@ -23,14 +17,10 @@ export type LogRow = { name: string; seq: number; entry: unknown };
 
 /** Creates the tables when missing; refuses a file (named in the error) whose tables a newer version wrote. */
 export async function prepareStatsTables(query: Query, file: string): Promise<void> {
-  await query('CREATE TABLE IF NOT EXISTS snippetkit_schema (part TEXT PRIMARY KEY, version INTEGER NOT NULL)');
-  const [row] = await query('SELECT version FROM snippetkit_schema WHERE part = ?', SCHEMA_PART);
-  const version = row ? Number(row.version) : 0;
-  if (version > SCHEMA_VERSION) {
-    throw new DataFileError(
-      `the request logs in the data file ${file} were written by a newer snippetkit (schema ${version}); upgrade it`,
-    );
-  }
+  await preparePart(query, file, { part: 'mock-stats', version: 1, what: 'the request logs', create: createTables });
+}
+
+async function createTables(query: Query): Promise<void> {
   await query(
     'CREATE TABLE IF NOT EXISTS mock_stats (name TEXT PRIMARY KEY, hits INTEGER NOT NULL, last_call TEXT, ' +
       'sequence INTEGER NOT NULL)',
@@ -40,9 +30,6 @@ export async function prepareStatsTables(query: Query, file: string): Promise<vo
     'CREATE TABLE IF NOT EXISTS mock_requests (name TEXT NOT NULL, seq INTEGER NOT NULL, entry TEXT NOT NULL, ' +
       'PRIMARY KEY (name, seq))',
   );
-  if (version < SCHEMA_VERSION) {
-    await query('INSERT OR REPLACE INTO snippetkit_schema (part, version) VALUES (?, ?)', SCHEMA_PART, SCHEMA_VERSION);
-  }
 }
 
 /** Rows a page of the log load holds: bounds the memory of one read however large the table is. */
