@@ -1,3 +1,4 @@
+import { expect } from 'chai';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +44,22 @@ export async function openPage(options: { viewport?: { width: number; height: nu
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   return { page, context, errors };
+}
+
+/**
+ * For a describe block: a fresh page for each test, closed after it, and the test fails on any
+ * uncaught error of the page. The object's fields are those of the current test's page.
+ */
+export function usePage(): TestPage {
+  const current = {} as TestPage;
+  beforeEach(async () => {
+    Object.assign(current, await openPage());
+  });
+  afterEach(async () => {
+    await current.context.close();
+    expect(current.errors).to.deep.equal([]);
+  });
+  return current;
 }
 
 /** Saves a screenshot of `page` as test-artifacts/<name>.png. */

@@ -1,23 +1,16 @@
 import { expect } from 'chai';
 import { addEndpoint, startMockServer, type TestMockServer } from '../mocks/server.js';
-import { openPage, type TestPage } from './browser.js';
+import { usePage } from './browser.js';
 import { openEndpoint, replaceJson } from './mock-page-fixtures.js';
 
 describe('the mock page makes collections', function () {
   this.timeout(30_000);
   let server: TestMockServer;
-  let t: TestPage;
   before(async () => {
     server = await startMockServer();
   });
   after(() => server.close());
-  beforeEach(async () => {
-    t = await openPage();
-  });
-  afterEach(async () => {
-    await t.context.close();
-    expect(t.errors).to.deep.equal([]);
-  });
+  const t = usePage();
 
   it('saves a collection whose items then answer json-server routes', async () => {
     await t.page.goto(`${server.url}/static/#new`);

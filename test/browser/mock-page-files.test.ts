@@ -2,27 +2,20 @@ import { expect } from 'chai';
 import { recordFileParser } from '../../src/mocks/record-file-parser.js';
 import { createSourceLoader } from '../../src/mocks/source-loader.js';
 import { startMockServer, type TestMockServer } from '../mocks/server.js';
-import { openPage, screenshot, type TestPage } from './browser.js';
+import { screenshot, usePage } from './browser.js';
 
 // The page reads what a watched folder loads through the same loader serve-mocks --dir uses.
 describe('the mock page with endpoints from files', function () {
   this.timeout(30_000);
   const loader = createSourceLoader({ maxDelay: 60_000 });
   let server: TestMockServer;
-  let t: TestPage;
   before(async () => {
     server = await startMockServer({ sources: loader });
     await loader.apply(server.store, 'mocks/users/list.yaml', 'data: []\n', recordFileParser('users/list'));
     await loader.apply(server.store, 'mocks/bad.yaml', 'statusCode: 999\ndata: 1\n', recordFileParser('bad'));
   });
   after(() => server.close());
-  beforeEach(async () => {
-    t = await openPage();
-  });
-  afterEach(async () => {
-    await t.context.close();
-    expect(t.errors).to.deep.equal([]);
-  });
+  const t = usePage();
 
   it('marks a file endpoint in the list and shows the files that were not applied', async () => {
     await t.page.goto(`${server.url}/`);
