@@ -1,11 +1,10 @@
-import { statSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { createFileSource, type FileSource } from '../mocks/file-source.js';
 import { dbFileParser } from '../mocks/db-file-parser.js';
 import { fileSource, type SourceLoader } from '../mocks/source-loader.js';
 import type { MockStore } from '../mocks/store.js';
 import type { Logger } from '../server/logger.js';
-import { CliError, EXIT } from './errors.js';
+import { requirePath } from './flag-path.js';
 
 export type DbOptions = { writeDb: boolean; loader: SourceLoader; logger: Logger; debounceMs?: number };
 
@@ -17,8 +16,7 @@ export type DbOptions = { writeDb: boolean; loader: SourceLoader; logger: Logger
  */
 export function openDbSource(file: string | undefined, options: DbOptions): FileSource | undefined {
   if (file === undefined) return undefined;
-  const found = statSync(file, { throwIfNoEntry: false });
-  if (!found?.isFile()) throw new CliError(`--db ${file}: ${found ? 'not a file' : 'no such file'}`, EXIT.usage);
+  requirePath('--db', file, 'file');
   const { loader, logger } = options;
   let order: string[] = [];
   const parse = dbFileParser((names) => (order = names));

@@ -1,9 +1,8 @@
-import { statSync } from 'node:fs';
 import { createDirSource } from '../mocks/dir-source.js';
 import type { SourceLoader } from '../mocks/source-loader.js';
 import type { MockStore } from '../mocks/store.js';
 import type { Logger } from '../server/logger.js';
-import { CliError, EXIT } from './errors.js';
+import { requirePath } from './flag-path.js';
 
 export type DirOption = {
   dir: string;
@@ -24,16 +23,7 @@ type DirLimits = { loader: SourceLoader; maxBody: number; maxEndpoints: number; 
 /** serve-mocks --dir: the folder is checked up front, so a typo is a start-up error rather than an empty server. */
 export function openDirSource(dir: string | undefined, limits: DirLimits): DirOption | undefined {
   if (dir === undefined) return undefined;
-  const found = (() => {
-    try {
-      return statSync(dir);
-    } catch {
-      return undefined;
-    }
-  })();
-  if (!found?.isDirectory()) {
-    throw new CliError(`--dir ${dir}: ${found ? 'not a folder' : 'no such folder'}`, EXIT.usage);
-  }
+  requirePath('--dir', dir, 'folder');
   const { logger, loader } = limits;
   const source = createDirSource({
     dir,

@@ -1,11 +1,10 @@
-import { statSync } from 'node:fs';
 import { createFileSource, type FileSource } from '../mocks/file-source.js';
 import { OpenapiError } from '../mocks/openapi/load-document.js';
 import { openapiRecords } from '../mocks/openapi/to-records.js';
 import { RecordTextError } from '../mocks/record-text.js';
 import type { SourceLoader, SourceParser } from '../mocks/source-loader.js';
 import type { Logger } from '../server/logger.js';
-import { CliError, EXIT } from './errors.js';
+import { requirePath } from './flag-path.js';
 
 /**
  * serve-mocks --openapi: an endpoint per operation of the document, followed as the file changes. The
@@ -14,8 +13,7 @@ import { CliError, EXIT } from './errors.js';
  */
 export function openOpenapiSource(file: string | undefined, loader: SourceLoader, logger: Logger): FileSource | undefined {
   if (file === undefined) return undefined;
-  const found = statSync(file, { throwIfNoEntry: false });
-  if (!found?.isFile()) throw new CliError(`--openapi ${file}: ${found ? 'not a file' : 'no such file'}`, EXIT.usage);
+  requirePath('--openapi', file, 'file');
   return createFileSource({ file, loader, parse: openapiParser(logger), print: logger.info, warn: logger.error });
 }
 

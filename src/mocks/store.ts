@@ -191,7 +191,7 @@ export async function createMockStore(db: SqliteKeyv, options: MockStoreOptions)
         await collections.reset(name);
         return true;
       }),
-    syncSource: (source, inputs) => syncSource(source, inputs),
+    syncSource,
     clearLog: async (name) => {
       const endpoint = endpoints.get(name);
       if (!endpoint) return false;
