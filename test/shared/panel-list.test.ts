@@ -1,0 +1,29 @@
+import { expect } from 'chai';
+import { panesFromQuery, panesQuery } from '../../src/shared/panel-list.js';
+
+// JS Bin's panel lists (`/abc/edit?html,js,output`), read by the server and by the editor.
+describe('panel lists in a query string', () => {
+  const cases: [string, string[] | undefined][] = [
+    ['?html,js,output', ['html', 'javascript', 'output']],
+    ['?output,css', ['css', 'output']],
+    ['?js,console', ['javascript', 'console']],
+    ['?HTML,Live', ['html', 'output']],
+    ['?html&js', ['html', 'javascript']],
+    ['?javascript,html,html', ['html', 'javascript']],
+    ['?html,js&api_key=secret', ['html', 'javascript']],
+    ['?api_key=html', undefined],
+    ['?quiet', undefined],
+    ['?__proto__,constructor', undefined],
+    ['', undefined],
+  ];
+  for (const [search, panes] of cases) {
+    it(`reads ${JSON.stringify(search)} as ${JSON.stringify(panes)}`, () => {
+      expect(panesFromQuery(search)).to.deep.equal(panes);
+    });
+  }
+
+  it('writes panes in pane order under the names JS Bin used', () => {
+    expect(panesQuery(['output', 'javascript', 'html'])).to.equal('html,js,output');
+    expect(panesQuery(['console', 'css'])).to.equal('css,console');
+  });
+});
