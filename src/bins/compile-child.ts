@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 /** The package root; the worker is always the built one (tests run the sources, `npm test` builds first). */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WORKER = `${ROOT}dist/bins/compile-worker.js`;
-const COMPILER_PACKAGES = ['marked', 'pug', 'less', 'coffeescript', 'typescript'];
+const COMPILER_PACKAGES = ['marked', 'pug', 'less', 'coffeescript', 'typescript', 'sass', 'stylus'];
 
 /**
  * What the children may read: the worker, the package.json that makes it ESM, the compilers' node_modules.
@@ -19,8 +19,9 @@ const COMPILER_PACKAGES = ['marked', 'pug', 'less', 'coffeescript', 'typescript'
  */
 function permissionArgs(): string[] {
   const require = createRequire(import.meta.url);
-  // The worker and the modules of ours it imports (its network cut; line and column of a LESS @plugin).
-  const ours = ['dist/bins/compile-offline.js', 'dist/shared/json-check.js', 'package.json'];
+  // The worker and the modules of ours it imports (its network cut, SCSS and Stylus, a LESS @plugin's place).
+  const ours = ['offline', 'styles'].map((name) => `dist/bins/compile-${name}.js`);
+  ours.push('dist/shared/json-check.js', 'package.json');
   const paths = new Set([WORKER, ...ours.map((file) => ROOT + file)]);
   for (const name of COMPILER_PACKAGES) {
     const file = require.resolve(name);

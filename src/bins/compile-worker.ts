@@ -11,6 +11,7 @@ import { runInNewContext } from 'node:vm';
 import { lineColumn } from '../shared/json-check.js';
 import type { Compiled, CompileError, CompileResult } from '../shared/processors.js';
 import { cutNetwork } from './compile-offline.js';
+import { compileScss, compileStylus } from './compile-styles.js';
 
 export type CompileRequest = { id: number; processor: Compiled; source: string; timeoutMs: number };
 /** `timedOut`: the answer says nothing about the source, so it is not to be cached. */
@@ -103,21 +104,30 @@ const COMPILERS: Record<Compiled, Compile> = {
     }
   },
 
-  typescript(source) {
-    const out = ts.transpileModule(source, {
-      reportDiagnostics: true,
-      compilerOptions: { target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.ESNext },
-    });
-    const first = out.diagnostics?.[0];
-    if (first) {
-      const message = ts.flattenDiagnosticMessageText(first.messageText, '\n');
-      if (!first.file || first.start === undefined) throw new PlacedError(message);
-      const { line, character } = first.file.getLineAndCharacterOfPosition(first.start);
-      throw new PlacedError(message, line + 1, character + 1);
-    }
-    return out.outputText;
-  },
+  typescript: (source) => transpile(source, 'bin.ts'),
+
+  // JSX, with TypeScript's syntax too (TSX): React.createElement unless a `/** @jsx h */` comment names another.
+  jsx: (source) => transpile(source, 'bin.tsx'),
+
+  scss: compileScss,
+  stylus: compileStylus,
 };
+
+function transpile(source: string, fileName: string): string {
+  const out = ts.transpileModule(source, {
+    fileName,
+    reportDiagnostics: true,
+    compilerOptions: { target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.ESNext, jsx: ts.JsxEmit.React },
+  });
+  const first = out.diagnostics?.[0];
+  if (first) {
+    const message = ts.flattenDiagnosticMessageText(first.messageText, '\n');
+    if (!first.file || first.start === undefined) throw new PlacedError(message);
+    const { line, character } = first.file.getLineAndCharacterOfPosition(first.start);
+    throw new PlacedError(message, line + 1, character + 1);
+  }
+  return out.outputText;
+}
 
 function lineOf(zeroBased: number | undefined): number | undefined {
   return zeroBased === undefined ? undefined : zeroBased + 1;

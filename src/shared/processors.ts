@@ -9,8 +9,8 @@ export type PanelName = keyof Panels;
 /** Per panel, the processors it offers; the first is "no processor" (the panel's own language). */
 export const PROCESSORS = {
   html: ['html', 'markdown', 'pug'],
-  css: ['css', 'less'],
-  javascript: ['javascript', 'coffeescript', 'typescript'],
+  css: ['css', 'less', 'scss', 'stylus'],
+  javascript: ['javascript', 'coffeescript', 'typescript', 'jsx'],
 } as const satisfies Record<PanelName, readonly string[]>;
 
 /** The three panels of a bin, in the order the editor shows them. */
@@ -26,13 +26,23 @@ export const LABELS: Record<Processor, string> = {
   pug: 'Pug',
   css: 'CSS',
   less: 'LESS',
+  scss: 'SCSS',
+  stylus: 'Stylus',
   javascript: 'JavaScript',
   coffeescript: 'CoffeeScript',
   typescript: 'TypeScript',
+  jsx: 'JSX',
 };
 
 // JS Bin's own names for the same compilers, so bins saved by JS Bin clients keep theirs.
-const ALIASES: Record<string, Processor> = { jade: 'pug', md: 'markdown', coffee: 'coffeescript', ts: 'typescript' };
+const ALIASES: Record<string, Processor> = {
+  jade: 'pug',
+  md: 'markdown',
+  coffee: 'coffeescript',
+  ts: 'typescript',
+  styl: 'stylus',
+  tsx: 'jsx',
+};
 
 export type ProcessorChoice = Record<PanelName, Processor>;
 

@@ -32,6 +32,13 @@ describe('preprocessors', () => {
         { error: 'missing )', line: 1, column: 5 }],
       ['typescript', 'const n: number = 1;\nenum E { A }', 'const n = 1;\nvar E;', 'let a = 1;\nlet x: = 2;',
         { error: 'Type expected.', line: 2, column: 8 }],
+      ['scss', '$c: red;\n.a { color: $c; .b { margin: 1px + 2px; } }', '.a .b {\n  margin: 3px;\n}',
+        '.a {\n  color: $nope;\n}', { error: 'Undefined variable.', line: 2, column: 10 }],
+      ['stylus', 'c = red\n.a\n  color c\n  .b\n    margin 1px + 2px', '.a .b {\n  margin: 3px;\n}',
+        '.a\n  color: red\n  b: (1px\n', { error: 'expected ")", got "outdent"', line: 4, column: 1 }],
+      ['jsx', 'const n: number = 1;\nconst el = <p className="x">{n}</p>;',
+        'const el = React.createElement("p", { className: "x" }, n);', 'const el = <p>hi</b>;',
+        { error: "Expected corresponding JSX closing tag for 'p'.", line: 1, column: 19 }],
     ];
     for (const [processor, good, output, broken, error] of cases) {
       it(`compiles good ${processor}`, async () => {
@@ -57,7 +64,7 @@ describe('preprocessors', () => {
 
     const bad: [string, object, number, object][] = [
       ['an unknown processor', { processor: 'sass', source: '' }, 400,
-        { error: 'processor must be one of html, markdown, pug, css, less, javascript, coffeescript, typescript', field: 'processor' }],
+        { error: 'processor must be one of html, markdown, pug, css, less, scss, stylus, javascript, coffeescript, typescript, jsx', field: 'processor' }],
       ['a missing source', { processor: 'less' }, 400, { error: 'source must be a string', field: 'source' }],
       ['a source over the size limit', { processor: 'less', source: 'a'.repeat(300 * 1024) }, 422,
         { error: 'the source is over 256 KB, too large to compile' }],
@@ -131,6 +138,42 @@ describe('preprocessors', () => {
     });
   });
 
+  describe('SCSS, Stylus and JSX read no files and load no code', () => {
+    const refusals: [string, string, object][] = [
+      ['scss', '@use "secrets";', { error: "'secrets' was not loaded: imports are not allowed", line: 1, column: 1 }],
+      ['scss', '.a { b: c; }\n@import "/etc/passwd";',
+        { error: "'/etc/passwd' was not loaded: imports are not allowed", line: 2, column: 9 }],
+      ['scss', '@use "sass:meta";\n.a { @include meta.load-css("/etc/hosts"); }',
+        { error: "'/etc/hosts' was not loaded: imports are not allowed", line: 2, column: 6 }],
+      ['stylus', '@import "secrets"', { error: "@import 'secrets' was not loaded: imports are not allowed", line: 1, column: 9 }],
+      ['stylus', '@require "/etc/passwd"',
+        { error: "@require '/etc/passwd' was not loaded: imports are not allowed", line: 1, column: 10 }],
+      ['stylus', '.a\n  b json("/etc/passwd")', { error: 'json() is not allowed: it reads files', line: 2, column: 5 }],
+      ['stylus', '.a\n  width image-size("/etc/passwd")',
+        { error: 'image-size() is not allowed: it reads files', line: 2, column: 9 }],
+      ['stylus', 'use("plugin.js")', { error: 'use() is not allowed: it reads files', line: 1, column: 1 }],
+    ];
+    for (const [processor, source, error] of refusals) {
+      it(`refuses ${processor} ${JSON.stringify(source.split('\n').at(-1))}`, async () => {
+        expect(await compile(server, processor, source)).to.deep.equal({ status: 422, body: error });
+      });
+    }
+
+    it('keeps plain CSS imports of URLs in SCSS and Stylus output, for the browser to load', async () => {
+      const scss = await compile(server, 'scss', '@import url("https://cdn.example/a.css");\n.a { b: c; }');
+      expect(scss.body.code).to.include('@import url("https://cdn.example/a.css");');
+      const styl = await compile(server, 'stylus', '@import "https://cdn.example/a.css"\n.a\n  b c');
+      expect(styl.body.code).to.include('@import "https://cdn.example/a.css";');
+    });
+
+    it('compiles JSX to React.createElement, or to the function a @jsx comment names', async () => {
+      const react = await compile(server, 'jsx', 'const a = <b/>;');
+      expect(react.body.code).to.include('React.createElement("b", null)');
+      const preact = await compile(server, 'jsx', '/** @jsx h */\nconst a = <b/>;');
+      expect(preact.body.code).to.include('h("b", null)');
+    });
+  });
+
   describe('output pages', () => {
     async function saveBin(fields: Record<string, string>): Promise<string> {
       const res = await server.postForm('/api/save', fields);
@@ -146,6 +189,17 @@ describe('preprocessors', () => {
       expect(page).to.include('<h1>Title</h1>').and.include('color: blue;').and.include('x = 1;');
       // The API still gives the source.
       expect((await (await server.fetch(`/api/${bin}`)).json()).html).to.equal('# Title');
+    });
+
+    it('render SCSS, Stylus and JSX panels, by their names or JS Bin\'s', async () => {
+      const bin = await saveBin({
+        html: '<div id="r"></div>', css: '$c: blue;\nh1 { color: $c; }', javascript: 'const h = <h1>hi</h1>;',
+        settings: JSON.stringify({ processors: { css: 'scss', javascript: 'tsx' } }),
+      });
+      const page = await (await server.fetch(`/${bin}`)).text();
+      expect(page).to.include('h1 {\n  color: blue;\n}').and.include('React.createElement("h1", null, "hi")');
+      const styl = await saveBin({ css: 'a\n  b c', settings: JSON.stringify({ processors: { css: 'styl' } }) });
+      expect(await (await server.fetch(`/${styl}.css`)).text()).to.equal('a {\n  b: c;\n}\n');
     });
 
     it('serve compiled .js, .css and .html panels', async () => {
@@ -173,6 +227,8 @@ describe('preprocessors', () => {
       html: 'pug', css: 'css', javascript: 'coffeescript',
     });
     expect(processorsOf({})).to.deep.equal({ html: 'html', css: 'css', javascript: 'javascript' });
+    expect(processorsOf({ processors: { css: 'styl', javascript: 'tsx' } })).to.include({ css: 'stylus', javascript: 'jsx' });
+    expect(processorsOf({ processors: { css: 'SCSS', javascript: 'JSX' } })).to.include({ css: 'scss', javascript: 'jsx' });
   });
 
   it('caches by content: a second render of the same source does not compile again', async () => {

@@ -14,19 +14,23 @@ describe('editor modes follow the preprocessor, in Chromium', () => {
   let t: TestPage;
   withEditor((s) => (server = s), (p) => (t = p));
 
-  const cases: [Pane, string][] = [
+  // The language each is edited as: SCSS in CodeMirror's Sass grammar, JSX in its TSX one.
+  const cases: [Pane, string, string?][] = [
     ['html', 'markdown'],
     ['html', 'pug'],
     ['css', 'less'],
+    ['css', 'scss', 'sass'],
+    ['css', 'stylus'],
     ['javascript', 'coffeescript'],
     ['javascript', 'typescript'],
+    ['javascript', 'jsx', 'typescript'],
   ];
-  for (const [pane, processor] of cases) {
+  for (const [pane, processor, language = processor] of cases) {
     it(`edits the ${pane} pane as ${processor} once ${processor} is chosen, and as ${pane} again after`, async () => {
       await t.page.goto(server.url + '/');
       expect(await languageOf(t.page, pane)).to.equal(pane);
       await t.page.selectOption(`#processor-${pane}`, processor);
-      expect(await languageOf(t.page, pane)).to.equal(processor);
+      expect(await languageOf(t.page, pane)).to.equal(language);
       await t.page.selectOption(`#processor-${pane}`, pane);
       expect(await languageOf(t.page, pane)).to.equal(pane);
     });
