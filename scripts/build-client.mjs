@@ -13,6 +13,9 @@ const result = await build({
   entryPoints: [
     { in: 'src/client/main.ts', out: 'public/editor' },
     { in: 'templates/editor.css', out: 'public/editor' },
+    // The embed page's console, and JS Bin's embed snippet script (`<a class="jsbin-embed">`).
+    { in: 'src/client/embed-page.ts', out: 'public/embed-page' },
+    { in: 'src/client/embed-links.ts', out: 'public/embed' },
     { in: 'src/client/mocks/main.ts', out: 'mock-page/page' },
   ],
   outdir: 'dist',

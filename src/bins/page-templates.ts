@@ -25,7 +25,7 @@ function fill(text: string, values: Record<string, string>, raw: string[] = []):
   });
 }
 
-function escapeHtml(text: string): string {
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
@@ -41,6 +41,11 @@ export function editorPage(data: EditorData, title: string): string {
   const page = template('editor.html');
   if (!page.includes(`id="${EDITOR_DATA_ID}"`)) throw new Error('templates/editor.html lost its data element');
   return fill(page, { root: data.root, title, data: json }, ['data']);
+}
+
+/** The embed page; `panels` is markup made by embed-page.ts, everything else is escaped. */
+export function embedTemplate(values: Record<'root' | 'title' | 'name' | 'editUrl' | 'outputUrl' | 'panels', string>): string {
+  return fill(template('embed.html'), values, ['panels']);
 }
 
 const TITLES: Record<number, string> = { 400: 'Bad request', 403: 'Forbidden', 404: 'Not found', 413: 'Too large' };

@@ -6,6 +6,7 @@ import { parseRev } from './api-read.js';
 import { checkRead, readToken, TOKEN_PARAM } from './auth.js';
 import type { BinConfig } from './config.js';
 import { normalizeId } from './ids.js';
+import { sendEmbed } from './embed-page.js';
 import { editorPage, rootFrom, starterHtml } from './page-templates.js';
 import { EDITOR_PATHS, OUTPUT_PATHS, PAGE_ROUTER, pageAddress, routeParams, type PageAddress } from './page-paths.js';
 import { renderOutput, renderPanel, type PanelName } from './render.js';
@@ -92,6 +93,17 @@ export function createPages({ store, compiler, live, config, framing }: PagesOpt
     sandboxed(ctx, 'html', await renderOutput(shown, compiler, options));
   };
 
+  const embed: Handler = async (ctx, route) => {
+    const revision = await load(ctx, route);
+    const root = rootFrom(ctx.path);
+    // Framed by another site, the page has no session cookie of ours: links carry the read capability.
+    const token = readToken(config, revision.bin);
+    const capability = token ? `?${TOKEN_PARAM}=${token}` : '';
+    const at = `${root}${revision.bin}${parseRev(route.rev) !== undefined ? `/${revision.rev}` : ''}`;
+    const urls = { outputUrl: `${at}${capability}`, editUrl: `${at}/edit${capability}` };
+    await sendEmbed(ctx, revision, compiler, { root, ...urls, client: ctx.ip });
+  };
+
   const panel: Handler = async (ctx, route) => {
     const revision = await load(ctx, route);
     const name = EXTENSIONS[route.extra!];
@@ -134,6 +146,7 @@ export function createPages({ store, compiler, live, config, framing }: PagesOpt
     Object.hasOwn(EXTENSIONS, extension(ctx) ?? '') ? on(panel, extension)(ctx, next) : next(),
   );
   router.get(['/:bin/source', '/:bin/download', '/:bin/:rev/source', '/:bin/:rev/download'], on(source, lastWord));
+  router.get(['/:bin/embed', '/:bin/:rev/embed'], on(embed, lastWord));
   router.get(OUTPUT_PATHS, on(output, lastWord));
   return router.routes() as Middleware;
 }

@@ -17,15 +17,27 @@ const ANYWHERE = "'self' http: https: data: blob:";
  * other sites (the Save button acts with the key kept in this origin's storage). A strict script-src
  * would need the preview served from its own URL with its own policy instead of srcdoc.
  */
-export const EDITOR_CSP = [
-  `default-src ${ANYWHERE}`,
-  `script-src ${ANYWHERE} 'unsafe-inline' 'unsafe-eval'`,
-  `style-src ${ANYWHERE} 'unsafe-inline'`,
-  `connect-src ${ANYWHERE} ws: wss:`,
-  "object-src 'none'",
-  "base-uri 'self'",
-  "frame-ancestors 'self'",
-].join('; ');
+export const EDITOR_CSP = pagePolicy("'self'");
+
+/**
+ * The embed page's policy (`/:bin/embed`): the editor's, but any site may frame it. That is safe because
+ * the page acts on nothing (no key, no save; its links open new tabs). The bin's output inside it is an
+ * srcdoc iframe, sandboxed, for the reason the editor's preview is; an output URL of ours framed there
+ * would meet its own frame-ancestors, which is checked against every ancestor, the foreign site too.
+ */
+export const EMBED_CSP = pagePolicy('*');
+
+function pagePolicy(frameAncestors: string): string {
+  return [
+    `default-src ${ANYWHERE}`,
+    `script-src ${ANYWHERE} 'unsafe-inline' 'unsafe-eval'`,
+    `style-src ${ANYWHERE} 'unsafe-inline'`,
+    `connect-src ${ANYWHERE} ws: wss:`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    `frame-ancestors ${frameAncestors}`,
+  ].join('; ');
+}
 
 /** The headers that say who may frame an output page. */
 export type Framing = { csp: string; xFrameOptions: string | undefined };

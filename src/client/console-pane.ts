@@ -11,7 +11,7 @@ const LEVELS = new Set(['log', 'info', 'warn', 'error', 'debug']);
 const MAX_LINES = 500;
 
 /** "GET https://x/y 200 · 12 ms · 1.2 KB", the line a fetch or XMLHttpRequest gets. */
-function networkText(r: Extract<CaptureRecord, { snippetkit: 'network' }>): string {
+export function networkText(r: Extract<CaptureRecord, { snippetkit: 'network' }>): string {
   const size = r.size === null ? '' : r.size < 1024 ? ` · ${r.size} B` : ` · ${(r.size / 1024).toFixed(1)} KB`;
   return `${r.method} ${r.url} ${r.status === 0 ? 'failed' : r.status} · ${r.ms} ms${size}`;
 }

@@ -11,7 +11,7 @@ import { renderPreview } from './preview.js';
 import { createPanelCompiler, wireSelectors } from './processors.js';
 import { createRevisionMenu } from './revisions.js';
 import { postSave } from './save.js';
-import { showShare, wireCopyButtons } from './share.js';
+import { followPanes, showShare, wireCopyButtons } from './share.js';
 import { say } from './status.js';
 import { apiKey, draftKey, dropDraft, keepDraft, loadDraft, samePanels, sameProcessors } from './storage.js';
 
@@ -95,6 +95,7 @@ if (watch) {
 
 wirePaneToggles();
 wireCopyButtons();
+followPanes();
 const menu = createRevisionMenu(root, bin, data.revisions, rev);
 if (bin !== null && rev !== null) showShare(outputUrl(bin, rev), editUrl(bin, rev));
 if (restored && !(samePanels(restored, saved) && sameProcessors(selectors.read(), savedProcessors))) {

@@ -1,8 +1,52 @@
-/** Shows the output and edit URLs of a saved revision in the `#share` box. */
+import { PANES, panesQuery, type Pane } from '../shared/panel-list.js';
+
+/** The share box's fields: the output, the editor with the panes open now, and two ways to embed. */
+let shared: { outputUrl: string; editUrl: string } | undefined;
+
+/** The panes open now, as the pane sections show them. */
+function openPanes(): Pane[] {
+  const open = document.querySelectorAll<HTMLElement>('.pane[data-pane]:not([hidden])');
+  return [...open].map((pane) => pane.dataset.pane as Pane).filter((pane) => PANES.includes(pane));
+}
+
+function setField(id: string, value: string): void {
+  (document.getElementById(id) as HTMLInputElement).value = value;
+}
+
+function escapeAttribute(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
+function render(): void {
+  if (!shared) return;
+  const query = panesQuery(openPanes());
+  const withPanes = (url: string) => (query ? `${url}?${query}` : url);
+  const embedUrl = withPanes(`${shared.outputUrl}/embed`);
+  const scriptUrl = new URL('../../static/embed.js', shared.outputUrl + '/').href;
+  setField('share-output', shared.outputUrl);
+  setField('share-edit', withPanes(shared.editUrl));
+  setField(
+    'share-embed',
+    `<iframe src="${escapeAttribute(embedUrl)}" title="snippetkit" style="width:100%;height:300px;border:1px solid #ddd"></iframe>`,
+  );
+  // JS Bin's form: a link that its script turns into the frame, and that stays a link where scripts do not run.
+  setField(
+    'share-embed-link',
+    `<a class="jsbin-embed" href="${escapeAttribute(embedUrl)}">snippetkit</a><script src="${escapeAttribute(scriptUrl)}"></script>`,
+  );
+}
+
+/** Shows the output and edit URLs of a saved revision in the `#share` box, with embed code for it. */
 export function showShare(outputUrl: string, editUrl: string): void {
-  (document.getElementById('share-output') as HTMLInputElement).value = outputUrl;
-  (document.getElementById('share-edit') as HTMLInputElement).value = editUrl;
+  shared = { outputUrl, editUrl };
+  render();
   document.getElementById('share')!.hidden = false;
+}
+
+/** The links follow the panes: whatever opens or closes one (a button, a shortcut) sets its `hidden`. */
+export function followPanes(): void {
+  const observer = new MutationObserver(render);
+  for (const pane of document.querySelectorAll('.pane[data-pane]')) observer.observe(pane, { attributeFilter: ['hidden'] });
 }
 
 /** Buttons with `data-copy="<input id>"` copy that input's value. */

@@ -26,6 +26,8 @@ const reads = (b: string): Read[] => [
   { name: 'editor', path: `/${b}/edit` },
   { name: 'editor of a revision', path: `/${b}/1/edit` },
   { name: 'watch page', path: `/${b}/watch` },
+  { name: 'embed page', path: `/${b}/embed?html,output` },
+  { name: 'embed page of a revision', path: `/${b}/1/embed` },
   // An EventSource cannot show a page: refused streams are answered in the API's JSON shape.
   { name: 'event stream of the output', path: `/${b}`, stream: true, json: true },
   { name: 'event stream of the editor', path: `/${b}/1/edit`, stream: true, json: true },

@@ -60,7 +60,7 @@ describe('the editor in Chromium', () => {
     expect(await t.page.evaluate(() => (window as unknown as { marker?: number }).marker)).to.equal(1);
     expect(await t.page.locator('#status').innerText()).to.equal('Saved revision 1.');
     expect(await t.page.inputValue('#share-output')).to.equal(`${server.url}/${bin}/1`);
-    expect(await t.page.inputValue('#share-edit')).to.equal(`${server.url}/${bin}/1/edit`);
+    expect(await t.page.inputValue('#share-edit')).to.equal(`${server.url}/${bin}/1/edit?html,css,js,console,output`);
     const stored = await server.store.get(bin, 1);
     expect(stored?.css).to.equal('h1 { color: rgb(255, 0, 0); }');
     await preview(t.page).locator('h1', { hasText: 'Saved and JS' }).waitFor();
