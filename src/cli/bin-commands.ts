@@ -4,7 +4,7 @@ import { withClientFlags } from './client-flags.js';
 export type SaveFlags = { html?: string; js?: string; css?: string; bin?: string };
 export type PullFlags = { out?: string; force?: boolean; stdout?: string };
 
-/** Declares `save` and `pull`; their code loads only when they run. */
+/** Declares `save`, `pull` and `clone`; their code loads only when they run. */
 export function registerBinCommands(program: Command): void {
   withClientFlags(program.command('save'), 'bin')
     .description('save files as a new bin, or as a new revision of one with --bin, and print its URL')
@@ -45,5 +45,23 @@ Examples:
     .action(async (bin: string, flags: PullFlags, command: Command) => {
       const { pull } = await import('./pull.js');
       await pull(bin, flags, command);
+    });
+
+  withClientFlags(program.command('clone'), 'bin')
+    .description('make a new bin from a revision of another (its panels and preprocessors) and print its URLs')
+    .argument('<bin>', 'BIN, BIN/REV, or a bin URL such as http://localhost:3000/rovoqe/2')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ snippetkit clone rovoqe        # the latest revision
+  $ snippetkit clone rovoqe/2
+Prints the new bin's output and editor URLs, e.g.
+  http://localhost:3000/kavune/1
+  http://localhost:3000/kavune/1/edit`,
+    )
+    .action(async (bin: string, _flags: object, command: Command) => {
+      const { clone } = await import('./clone.js');
+      await clone(bin, command);
     });
 }

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { PullFlags } from './bin-commands.js';
-import { callApi, notOurApi } from './client.js';
+import { callApi, notOurApi, type ClientOptions } from './client.js';
 import { clientContext } from './client-flags.js';
 import { CliError, EXIT, fileErrorReason } from './errors.js';
 import { ensureFolder } from './out-folder.js';
@@ -31,20 +31,17 @@ export function parseTarget(target: string): Target {
   return { bin, rev };
 }
 
-export async function pull(target: string, flags: PullFlags, command: Command): Promise<void> {
-  const context = clientContext(command, 'bin');
+/**
+ * The revision `target` names (BIN, BIN/REV or a URL on the configured server) as the API answers it:
+ * html, css and javascript are strings. `verb` words the refusal of a URL on another server.
+ */
+export async function fetchRevision(client: ClientOptions, target: string, verb: string): Promise<{ bin: string; found: Record<string, unknown> }> {
   const { bin, rev, server } = parseTarget(target);
-  const { client, out } = context;
   // the API key goes only to the server the user configured, never to a host named in an argument
   if (server && server !== new URL(client.server).origin) {
-    const hint = `pass --server ${server} to pull from it`;
+    const hint = `pass --server ${server} to ${verb} from it`;
     throw new CliError(`${target} is on ${server}, not on the bin server ${client.server}; ${hint}`, EXIT.usage);
   }
-  const stdoutPanel = flags.stdout && PANELS.find((p) => p.name === flags.stdout || p.key === flags.stdout);
-  if (flags.stdout && !stdoutPanel) {
-    throw new CliError(`--stdout takes html, css or js, not ${flags.stdout}`, EXIT.usage);
-  }
-
   const path = `api/${encodeURIComponent(bin)}${rev ? `/${rev}` : ''}`;
   const { status, body } = await callApi(client, 'GET', path);
   if (status === 404) {
@@ -54,6 +51,16 @@ export async function pull(target: string, flags: PullFlags, command: Command): 
   const found = body as Record<string, unknown> | undefined;
   if (status !== 200 || !found || PANELS.some((p) => typeof found[p.key] !== 'string')) {
     throw notOurApi(client, `GET /${path} answered ${status} without html, css and javascript`);
+  }
+  return { bin, found };
+}
+
+export async function pull(target: string, flags: PullFlags, command: Command): Promise<void> {
+  const { client, out } = clientContext(command, 'bin');
+  const { bin, found } = await fetchRevision(client, target, 'pull');
+  const stdoutPanel = flags.stdout && PANELS.find((p) => p.name === flags.stdout || p.key === flags.stdout);
+  if (flags.stdout && !stdoutPanel) {
+    throw new CliError(`--stdout takes html, css or js, not ${flags.stdout}`, EXIT.usage);
   }
   const snapshot = found.snapshot;
 

@@ -3,7 +3,7 @@ import { basename, extname } from 'node:path';
 import type { Command } from 'commander';
 import { PANELS, type PanelName } from '../shared/processors.js';
 import type { SaveFlags } from './bin-commands.js';
-import { callApi, errorMessage, notOurApi } from './client.js';
+import { callApi, errorMessage, notOurApi, type ClientOptions } from './client.js';
 import { clientContext } from './client-flags.js';
 import { CliError, EXIT } from './errors.js';
 import { readText } from './read-input.js';
@@ -51,21 +51,23 @@ export async function save(file: string | undefined, flags: SaveFlags, command: 
   for (const [panel, path] of Object.entries(picked)) form[panel] = await readText(path);
 
   const path = flags.bin ? `api/${encodeURIComponent(flags.bin)}/save` : 'api/save';
+  const saved = await postSave(client, path, form, flags.bin);
+  out.note(`took ${Object.entries(picked).map(([panel, path]) => `${panel} from ${path === '-' ? 'standard input' : basename(path)}`).join(', ')}`);
+  out.result(safeLine(saved.url), { ...saved, files: picked });
+}
+
+/** What a save answers, as the commands print it. */
+export type Saved = { url: string; edit: string; bin: string; snapshot: number; summary: unknown };
+
+/** POSTs a save (`api/save` or `api/BIN/save`) and reads its answer; `bin` names the bin in a 404's message. */
+export async function postSave(client: ClientOptions, path: string, form: Record<string, string>, bin?: string): Promise<Saved> {
   const { status, body } = await callApi(client, 'POST', path, { form });
-  if (status === 404) throw new CliError(`${flags.bin} cannot be a bin id (letters, digits, - and _ only)`, EXIT.usage);
+  if (status === 404) throw new CliError(`${bin} cannot be a bin id (letters, digits, - and _ only)`, EXIT.usage);
   if (status !== 200) throw new CliError(`the bin server refused the save: ${errorMessage(body) ?? `status ${status}`}`, EXIT.refused);
   const saved = body as { url?: unknown; snapshot?: unknown; summary?: unknown };
   if (typeof saved?.url !== 'string' || typeof saved.snapshot !== 'number') {
     throw notOurApi(client, 'its save answer has no url and snapshot');
   }
-  out.note(`took ${Object.entries(picked).map(([panel, path]) => `${panel} from ${path === '-' ? 'standard input' : basename(path)}`).join(', ')}`);
   const url = `${client.server}/${saved.url}/${saved.snapshot}`;
-  out.result(safeLine(url), {
-    url,
-    edit: `${url}/edit`,
-    bin: saved.url,
-    snapshot: saved.snapshot,
-    summary: saved.summary,
-    files: picked,
-  });
+  return { url, edit: `${url}/edit`, bin: saved.url, snapshot: saved.snapshot, summary: saved.summary };
 }

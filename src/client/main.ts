@@ -89,7 +89,7 @@ const live = createLive({
 });
 if (bin !== null) live.follow(bin, saved, savedProcessors);
 if (watch) {
-  document.getElementById('save')!.hidden = true;
+  for (const id of ['save', 'clone']) document.getElementById(id)!.hidden = true;
   for (const menu of document.querySelectorAll<HTMLSelectElement>('select.processor')) menu.disabled = true;
 }
 
@@ -113,19 +113,21 @@ if (restored && !(samePanels(restored, saved) && sameProcessors(selectors.read()
 
 // --- saving
 const saveButton = document.getElementById('save') as HTMLButtonElement;
+const cloneButton = document.getElementById('clone') as HTMLButtonElement;
 let saving = false;
 
-async function save(): Promise<void> {
+/** Saves what is on screen as the next revision, or with `clone` as revision 1 of a new bin (then edited here). */
+async function save(clone = false): Promise<void> {
   if (saving || watch) return;
   saving = true;
-  saveButton.disabled = true;
+  saveButton.disabled = cloneButton.disabled = true;
   keep.flush();
   const panels = panes.read();
   const processors = selectors.read();
   let key = apiKey.get();
   try {
     for (;;) {
-      const result = await postSave(root, bin, panels, processors, key);
+      const result = await postSave(root, clone ? null : bin, panels, processors, key);
       if (result.ok) {
         if (key && key !== apiKey.get()) openSession(root, key);
         if (key) apiKey.set(key);
@@ -142,7 +144,7 @@ async function save(): Promise<void> {
         document.title = `${bin}/${rev} · snippetkit`;
         showShare(outputUrl(bin, rev), editUrl(bin, rev));
         menu.update(bin, rev, { rev, created: new Date().toISOString() });
-        say(`Saved revision ${rev}.`);
+        say(clone ? `Cloned into ${bin}, revision ${rev}.` : `Saved revision ${rev}.`);
         return;
       }
       // 403 is the API's answer for a missing or wrong key: ask (once per attempt), forget a wrong one.
@@ -153,11 +155,12 @@ async function save(): Promise<void> {
     }
   } finally {
     saving = false;
-    saveButton.disabled = false;
+    saveButton.disabled = cloneButton.disabled = false;
   }
 }
 
 saveButton.addEventListener('click', () => void save());
+cloneButton.addEventListener('click', () => void save(true));
 // Capture phase, so the browser's "Save page" never opens, even from inside an editor.
 addEventListener(
   'keydown',

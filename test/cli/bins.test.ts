@@ -122,6 +122,25 @@ describe('snippetkit save and pull', function () {
     }
   });
 
+  it('clones a revision into a new bin at revision 1, preprocessors and all, and prints its URLs', async () => {
+    const settings = JSON.stringify({ processors: { css: 'less' } });
+    const form = new URLSearchParams({ html: '<p>first</p>', css: '@c: red; p { color: @c }', settings });
+    const first = (await (await fetch(`${server.url}/api/save`, { method: 'POST', body: form })).json()) as { url: string };
+    await fetch(`${server.url}/api/${first.url}/save`, { method: 'POST', body: new URLSearchParams({ html: '<p>second</p>' }) });
+    const cloned = await cli(['clone', `${first.url}/1`]);
+    expect(cloned.code, cloned.stderr).to.equal(0);
+    const [url, edit] = cloned.stdout.trim().split('\n');
+    const bin = /\/(\w+)\/1$/.exec(url!)![1]!;
+    expect(bin).to.not.equal(first.url);
+    expect(edit).to.equal(`${url}/edit`);
+    expect(cloned.stderr).to.include(`cloned ${first.url}/1`);
+    const copy = (await (await fetch(`${server.url}/api/${bin}`)).json()) as Record<string, unknown>;
+    expect(copy).to.include({ html: '<p>first</p>', css: '@c: red; p { color: @c }', javascript: '', snapshot: 1 });
+    expect(copy.settings).to.deep.equal({ processors: { css: 'less' } });
+    const latest = await cli(['clone', first.url, '--json']);
+    expect(JSON.parse(latest.stdout)).to.deep.include({ snapshot: 1, from: { bin: first.url, snapshot: 2 } });
+  });
+
   describe('errors: one line, a documented exit code, no stack', () => {
     let html: Server;
     let htmlUrl: string;
@@ -158,6 +177,20 @@ describe('snippetkit save and pull', function () {
         message: () => 'snippetkit: the bin server refused the API key (The API key you provided is not valid): pass --api-key KEY or set SNIPPETKIT_API_KEY',
       },
       { name: 'an unknown bin', args: () => ['pull', 'nosuchbin'], code: 6, message: () => `snippetkit: no bin named nosuchbin at ${server.url}` },
+      {
+        name: 'a clone of a revision that is not there',
+        args: () => ['clone', 'pulled/9'],
+        code: 6,
+        message: () => `snippetkit: bin pulled has no revision 9 at ${server.url}`,
+      },
+      {
+        name: 'a clone from a URL on another server',
+        args: () => ['clone', 'http://elsewhere.example/abc/1'],
+        code: 2,
+        message: () =>
+          `snippetkit: http://elsewhere.example/abc/1 is on http://elsewhere.example, not on the bin server ${server.url}; ` +
+          'pass --server http://elsewhere.example to clone from it',
+      },
       { name: 'a missing file', args: () => ['save', '/no/such/file.html'], code: 7, message: () => 'snippetkit: cannot read /no/such/file.html: no such file' },
       {
         name: 'a server that is not the API',
