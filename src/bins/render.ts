@@ -1,4 +1,6 @@
+import { LRUCache } from 'lru-cache';
 import { assemble, type Panels } from '../shared/assemble.js';
+import { protectLoops } from '../shared/loop-protect.js';
 import { describeError, PANELS, processorsOf, type PanelName } from '../shared/processors.js';
 import type { Compiler } from './compiler.js';
 import type { StoredRevision } from './store.js';
@@ -8,7 +10,26 @@ export type { PanelName };
 /** The panels after their preprocessors, and a message for each that failed to compile (its panel is then ""). */
 export type OutputPanels = { panels: Panels; errors: string[] };
 
-/** The panels as the output shows them: each through the preprocessor in settings.processors. */
+// Parsing a bin's JavaScript costs about a millisecond per 100 KB: kept per source, so reading an output page
+// again (anyone may, as often as they like) does not parse it again.
+const protectedCode = new LRUCache<string, string>({
+  maxSize: 32 * 1024 * 1024,
+  sizeCalculation: (code, source) => source.length + code.length + 1,
+});
+
+function guarded(javascript: string): string {
+  let code = protectedCode.get(javascript);
+  if (code === undefined) {
+    code = protectLoops(javascript);
+    protectedCode.set(javascript, code);
+  }
+  return code;
+}
+
+/**
+ * The panels as the output shows them: each through the preprocessor in settings.processors, the
+ * JavaScript then with its loops guarded (src/shared/loop-protect.ts).
+ */
 export async function outputPanels(revision: StoredRevision, compiler: Compiler, client?: string): Promise<OutputPanels> {
   const processors = processorsOf(revision.settings);
   const results = await Promise.all(PANELS.map((name) => compiler.compile(processors[name], revision[name], client)));
@@ -16,7 +37,7 @@ export async function outputPanels(revision: StoredRevision, compiler: Compiler,
   const errors: string[] = [];
   results.forEach((result, i) => {
     const name = PANELS[i]!;
-    if (result.ok) panels[name] = result.code;
+    if (result.ok) panels[name] = name === 'javascript' ? guarded(result.code) : result.code;
     else errors.push(describeError(processors[name], result.error));
   });
   return { panels, errors };

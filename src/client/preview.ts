@@ -1,4 +1,5 @@
 import { assemble, type Panels } from '../shared/assemble.js';
+import { protectLoops } from '../shared/loop-protect.js';
 import { CAPTURE_SCRIPT, JS_SOURCE_URL } from './capture.js';
 import type { ConsolePane } from './console-pane.js';
 
@@ -9,9 +10,11 @@ import type { ConsolePane } from './console-pane.js';
  */
 export function renderPreview(frame: HTMLIFrameElement, panels: Panels, consolePane: ConsolePane, errors: string[] = []): void {
   consolePane.clear();
-  // Naming the pane's script lets the console give errors in the pane's own line numbers.
-  const named = panels.html.includes('%code%') || panels.javascript.trim() === ''
-    ? panels
-    : { ...panels, javascript: `${panels.javascript}\n//# sourceURL=${JS_SOURCE_URL}` };
+  // Loops guarded as on output pages; then naming the pane's script lets the console give errors in the
+  // pane's own line numbers.
+  const javascript = protectLoops(panels.javascript);
+  const named = panels.html.includes('%code%') || javascript.trim() === ''
+    ? { ...panels, javascript }
+    : { ...panels, javascript: `${javascript}\n//# sourceURL=${JS_SOURCE_URL}` };
   frame.srcdoc = assemble(named, { prelude: CAPTURE_SCRIPT, errors });
 }
