@@ -2,11 +2,13 @@ import { isCaptureRecord, type CaptureRecord } from '../shared/capture.js';
 
 export type ConsolePane = {
   clear(): void;
+  /** An expression entered at the prompt, shown before its result. */
+  echo(code: string): void;
   /** Records an output page on another device sent back through the server. */
   showRemote(records: unknown[]): void;
 };
 
-const LEVELS = new Set(['log', 'info', 'warn', 'error', 'debug']);
+const LEVELS = new Set(['log', 'info', 'warn', 'error', 'debug', 'result', 'input']);
 /** Enough lines to debug with; a bin logging in a loop must not grow the page without end. */
 const MAX_LINES = 500;
 
@@ -44,8 +46,20 @@ export function createConsolePane(frame: HTMLIFrameElement): ConsolePane {
     // Only our preview: its origin is opaque ("null"), so the window is what identifies it.
     if (event.source === frame.contentWindow && isCaptureRecord(event.data)) show(event.data, false);
   });
+  // Ctrl/Cmd+L clears it, as in JS Bin and browsers' consoles (capture phase: from inside an editor too).
+  addEventListener(
+    'keydown',
+    (event) => {
+      if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'l') {
+        event.preventDefault();
+        clear();
+      }
+    },
+    true,
+  );
   return {
     clear,
+    echo: (code) => show({ snippetkit: 'console', level: 'input', args: [code] }, false),
     showRemote: (records) => records.filter(isCaptureRecord).forEach((record) => show(record, true)),
   };
 }

@@ -1,5 +1,5 @@
-/** Calls `run` once calls have stopped for `ms`; `flush` runs a pending call at once. */
-export function debounce(run: () => void, ms: number): { (): void; flush(): void } {
+/** Calls `run` once calls have stopped for `ms`; `flush` runs a pending call at once, `cancel` drops it. */
+export function debounce(run: () => void, ms: number): { (): void; flush(): void; cancel(): void } {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const fire = () => {
     timer = undefined;
@@ -14,6 +14,10 @@ export function debounce(run: () => void, ms: number): { (): void; flush(): void
       clearTimeout(timer);
       fire();
     }
+  };
+  call.cancel = () => {
+    clearTimeout(timer);
+    timer = undefined;
   };
   return call;
 }

@@ -2,6 +2,7 @@ import type { Panels } from '../shared/assemble.js';
 import { EDITOR_DATA_ID, type EditorData } from '../shared/editor-data.js';
 import { processorsOf } from '../shared/processors.js';
 import { createCodePanes } from './code-panes.js';
+import { wireConsoleInput } from './console-input.js';
 import { createConsolePane } from './console-pane.js';
 import { debounce } from './debounce.js';
 import { askForKey, openSession } from './key-dialog.js';
@@ -10,6 +11,7 @@ import { wirePaneToggles } from './layout.js';
 import { renderPreview } from './preview.js';
 import { createPanelCompiler, wireSelectors } from './processors.js';
 import { createRevisionMenu } from './revisions.js';
+import { wireRunControls } from './run-controls.js';
 import { postSave } from './save.js';
 import { followPanes, showShare, wireCopyButtons } from './share.js';
 import { say } from './status.js';
@@ -53,13 +55,21 @@ const panes = createCodePanes(
 );
 const compilePanels = createPanelCompiler(root, () => apiKey.get());
 let shown = 0;
-/** Compiles what the panes hold and shows it, unless a newer render has started meanwhile. */
-async function showPreview(panels: Panels): Promise<void> {
+/**
+ * Compiles what the panes hold and shows it, unless a newer render has started meanwhile; without the
+ * JavaScript when auto-run is off and this render was not asked for.
+ */
+async function showPreview(panels: Panels, withJs = runControls.withJs()): Promise<void> {
   const turn = ++shown;
-  const { panels: compiled, errors } = await compilePanels(panels, selectors.read());
+  const { panels: compiled, errors } = await compilePanels(withJs ? panels : { ...panels, javascript: '' }, selectors.read());
   if (turn === shown) renderPreview(frame, compiled, consolePane, errors);
 }
 const preview = debounce(() => void showPreview(panes.read()), 300);
+const runControls = wireRunControls(() => {
+  preview.cancel();
+  void showPreview(panes.read(), true);
+});
+wireConsoleInput(frame, (code) => consolePane.echo(code));
 // Unsaved code lives in localStorage until a save succeeds, so a crash, a reload or a failed save loses nothing.
 const keep = debounce(() => {
   const now = panes.read();

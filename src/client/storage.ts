@@ -73,6 +73,12 @@ export const layout = {
   setHidden: (panes: string[]): void => write('hidden-panes', JSON.stringify(panes)),
 };
 
+/** The editor's "Auto-run JS" switch; on unless turned off. */
+export const autorun = {
+  get: (): boolean => read('autorun') !== 'off',
+  set: (on: boolean): void => write('autorun', on ? null : 'off'),
+};
+
 export function samePanels(a: Panels, b: Panels): boolean {
   return a.html === b.html && a.css === b.css && a.javascript === b.javascript;
 }

@@ -38,6 +38,18 @@ export function captureScript(deliver: string, jsSourceUrl: string): string {
     var inPane = event.filename === ${JSON.stringify(jsSourceUrl)};
     send('error', [event.message + (inPane && event.lineno > 1 ? ' (line ' + (event.lineno - 1) + ')' : '')]);
   });
+  // The editor's console prompt: an expression to evaluate here, in the page's global scope, sent by the
+  // frame's parent (never by the page to itself); the answer is a record like any other.
+  addEventListener('message', function (event) {
+    var data = event.data;
+    if (parent === window || event.source !== parent || !data || data.snippetkit !== 'eval' || typeof data.code !== 'string') return;
+    try {
+      var value = (0, eval)(data.code);
+      deliver({ snippetkit: 'console', level: 'result', args: [show(value)] });
+    } catch (e) {
+      deliver({ snippetkit: 'console', level: 'error', args: [show(e)] });
+    }
+  });
   addEventListener('unhandledrejection', function (event) {
     send('error', ['Uncaught (in promise) ' + show(event.reason)]);
   });
