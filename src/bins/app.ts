@@ -1,5 +1,6 @@
 import Koa, { type Middleware } from 'koa';
 import compose from 'koa-compose';
+import { conditionalGet } from '../http/conditional.js';
 import { corsMiddleware } from '../http/cors.js';
 import { errorHandler, HttpError } from '../http/errors.js';
 import { isUnder, under } from '../http/under.js';
@@ -76,7 +77,8 @@ export function createBinApp({
     ctx.body = 'OK';
   });
 
-  // --- the editor, output pages and the editor's bundle
+  // --- the editor, output pages and the editor's bundle, with ETags and 304s
+  app.use(conditionalGet());
   app.use(clientAssets());
   app.use(createPages({ store, compiler, live, config, framing: framing(config.output.frameAncestors) }));
 

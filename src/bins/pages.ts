@@ -44,6 +44,23 @@ export function createPages({ store, compiler, live, config, framing }: PagesOpt
     return revision;
   }
 
+  /** `load` for a page made of the revision alone (output, panels, source, embed): cacheable as such. */
+  async function loadFixed(ctx: Context, route: Route): Promise<StoredRevision> {
+    const revision = await load(ctx, route);
+    caching(ctx, route);
+    return revision;
+  }
+
+  /**
+   * A numbered revision never changes, so its pages may be kept for a year; the latest and `?live` change
+   * with every save and are revalidated (the ETag makes that a 304). Private answers keep their no-store.
+   */
+  function caching(ctx: Context, route: Route): void {
+    if (ctx.response.get('Cache-Control')) return;
+    const fixed = parseRev(route.rev) !== undefined && ctx.query.live === undefined;
+    ctx.set('Cache-Control', fixed ? 'public, max-age=31536000, immutable' : 'no-cache');
+  }
+
   const newEditor = async (ctx: Context): Promise<void> => {
     const data: EditorData = {
       root: './',
@@ -75,7 +92,7 @@ export function createPages({ store, compiler, live, config, framing }: PagesOpt
   };
 
   const output: Handler = async (ctx, route) => {
-    const revision = await load(ctx, route);
+    const revision = await loadFixed(ctx, route);
     const quiet = route.extra === 'quiet';
     // The edit link follows the address: a numbered revision edits that one, /:bin and /latest the latest.
     const named = parseRev(route.rev) !== undefined;
@@ -94,7 +111,7 @@ export function createPages({ store, compiler, live, config, framing }: PagesOpt
   };
 
   const embed: Handler = async (ctx, route) => {
-    const revision = await load(ctx, route);
+    const revision = await loadFixed(ctx, route);
     const root = rootFrom(ctx.path);
     // Framed by another site, the page has no session cookie of ours: links carry the read capability.
     const token = readToken(config, revision.bin);
@@ -105,13 +122,13 @@ export function createPages({ store, compiler, live, config, framing }: PagesOpt
   };
 
   const panel: Handler = async (ctx, route) => {
-    const revision = await load(ctx, route);
+    const revision = await loadFixed(ctx, route);
     const name = EXTENSIONS[route.extra!];
     sandboxed(ctx, PANEL_TYPES[name], await renderPanel(revision, name, compiler, ctx.ip));
   };
 
   const source: Handler = async (ctx, route) => {
-    const revision = await load(ctx, route);
+    const revision = await loadFixed(ctx, route);
     const page = await renderOutput(revision, compiler, { client: ctx.ip });
     if (route.extra === 'download') {
       ctx.attachment(`${revision.bin}.${revision.rev}.html`);
