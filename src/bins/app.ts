@@ -17,6 +17,7 @@ import { liveRoutes } from './live-routes.js';
 import { apiCorsPolicy, fastApiReads } from './fast-read.js';
 import { keySession } from './key-session.js';
 import { createPages } from './pages.js';
+import { jsBinRedirects } from './redirects.js';
 import { framing } from './security-headers.js';
 import { notifySaves, type BinStore } from './store-events.js';
 
@@ -80,6 +81,7 @@ export function createBinApp({
   // --- the editor, output pages and the editor's bundle, with ETags and 304s
   app.use(conditionalGet());
   app.use(clientAssets());
+  app.use(jsBinRedirects());
   app.use(createPages({ store, compiler, live, config, framing: framing(config.output.frameAncestors) }));
 
   app.use(() => {

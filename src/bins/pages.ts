@@ -9,7 +9,7 @@ import { normalizeId } from './ids.js';
 import { sendEmbed } from './embed-page.js';
 import { editorPage, rootFrom, starterHtml } from './page-templates.js';
 import { EDITOR_PATHS, OUTPUT_PATHS, PAGE_ROUTER, pageAddress, routeParams, type PageAddress } from './page-paths.js';
-import { renderOutput, renderPanel, type PanelName } from './render.js';
+import { renderOutput, renderPanel, type RawPanel } from './render.js';
 import type { Compiler } from './compiler.js';
 import type { LiveHub } from './live-hub.js';
 import { followScript } from './live-script.js';
@@ -28,8 +28,8 @@ export type PagesOptions = {
 type Route = PageAddress & { extra: string | undefined };
 type Handler = (ctx: Context, route: Route) => Promise<void>;
 
-const PANEL_TYPES: Record<PanelName, string> = { html: 'html', css: 'css', javascript: 'js' };
-const EXTENSIONS: Record<string, PanelName> = { html: 'html', css: 'css', js: 'javascript' };
+const PANEL_TYPES: Record<RawPanel, string> = { css: 'css', javascript: 'js' };
+const EXTENSIONS: Record<string, RawPanel> = { css: 'css', js: 'javascript' };
 
 /**
  * The editor and output routes (docs/bin-api.md § Pages); everything else passes on. Every page of a
@@ -93,7 +93,8 @@ export function createPages({ store, compiler, live, config, framing }: PagesOpt
 
   const output: Handler = async (ctx, route) => {
     const revision = await loadFixed(ctx, route);
-    const quiet = route.extra === 'quiet';
+    // /quiet and ?quiet (JS Bin took both): the bin's page with nothing of ours in it.
+    const quiet = route.extra === 'quiet' || ctx.query.quiet !== undefined;
     // The edit link follows the address: a numbered revision edits that one, /:bin and /latest the latest.
     const named = parseRev(route.rev) !== undefined;
     const root = rootFrom(ctx.path);
@@ -106,7 +107,7 @@ export function createPages({ store, compiler, live, config, framing }: PagesOpt
     const state = ctx.query.live !== undefined ? live.state(revision.bin) : undefined;
     const shown = state ? { ...revision, ...state.panels, settings: { ...revision.settings, processors: state.processors } } : revision;
     const prelude = followScript({ bin: revision.bin, rev: named ? revision.rev : undefined, root, token });
-    const options = { editUrl: quiet ? undefined : editUrl, prelude, client: ctx.ip };
+    const options = quiet ? { bare: true, client: ctx.ip } : { editUrl, prelude, client: ctx.ip };
     sandboxed(ctx, 'html', await renderOutput(shown, compiler, options));
   };
 
@@ -159,9 +160,11 @@ export function createPages({ store, compiler, live, config, framing }: PagesOpt
   router.get('/', newEditor);
   router.get(EDITOR_PATHS, on(editor, lastWord));
   const extension = (ctx: Context) => routeParams(ctx).ext;
-  router.get(['/:bin.:ext', '/:bin/:rev.:ext'], (ctx, next) =>
-    Object.hasOwn(EXTENSIONS, extension(ctx) ?? '') ? on(panel, extension)(ctx, next) : next(),
-  );
+  // `.js` and `.css` are the panel alone; `.html` is the whole output page, as JS Bin answered it.
+  router.get(['/:bin.:ext', '/:bin/:rev.:ext'], (ctx, next) => {
+    if (extension(ctx) === 'html') return on(output, extension)(ctx, next);
+    return Object.hasOwn(EXTENSIONS, extension(ctx) ?? '') ? on(panel, extension)(ctx, next) : next();
+  });
   router.get(['/:bin/source', '/:bin/download', '/:bin/:rev/source', '/:bin/:rev/download'], on(source, lastWord));
   router.get(['/:bin/embed', '/:bin/:rev/embed'], on(embed, lastWord));
   router.get(OUTPUT_PATHS, on(output, lastWord));

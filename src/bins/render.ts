@@ -50,22 +50,30 @@ export type OutputOptions = {
   prelude?: string;
   /** Who asked (an address), for the compiler's fair share. */
   client?: string;
+  /** The bin's page and nothing of ours: no "Made with" comment either (the quiet routes). */
+  bare?: boolean;
 };
 
 /** A revision's output page, by the same rules as the editor's preview (src/shared/assemble.ts). */
-export async function renderOutput(revision: StoredRevision, compiler: Compiler, { editUrl, prelude, client }: OutputOptions = {}): Promise<string> {
+export async function renderOutput(
+  revision: StoredRevision,
+  compiler: Compiler,
+  { editUrl, prelude, client, bare }: OutputOptions = {},
+): Promise<string> {
   const { panels, errors } = await outputPanels(revision, compiler, client);
-  return assemble(panels, { editUrl, prelude, errors, label: `${revision.bin}/${revision.rev}` });
+  return assemble(panels, { editUrl, prelude, errors, label: bare ? undefined : `${revision.bin}/${revision.rev}` });
 }
 
-const COMMENTS: Record<PanelName, (text: string) => string> = {
-  html: (text) => `<!-- ${text.replace(/--/g, '- -')} -->\n`,
+/** The panels served alone (`.html` is the whole output page). */
+export type RawPanel = Exclude<PanelName, 'html'>;
+
+const COMMENTS: Record<RawPanel, (text: string) => string> = {
   css: (text) => `/* ${text.replace(/\*\//g, '* /')} */\n`,
   javascript: (text) => `/* ${text.replace(/\*\//g, '* /')} */\n`,
 };
 
-/** One panel on its own, for `/:bin.js`, `.css` and `.html`; a compile error is a comment in its place. */
-export async function renderPanel(revision: StoredRevision, panel: PanelName, compiler: Compiler, client?: string): Promise<string> {
+/** One panel on its own, for `/:bin.js` and `.css`; a compile error is a comment in its place. */
+export async function renderPanel(revision: StoredRevision, panel: RawPanel, compiler: Compiler, client?: string): Promise<string> {
   const processor = processorsOf(revision.settings)[panel];
   const result = await compiler.compile(processor, revision[panel], client);
   return result.ok ? result.code : COMMENTS[panel](describeError(processor, result.error));

@@ -114,8 +114,9 @@ describe('live sharing over Server-Sent Events', () => {
     expect([refused.status, await refused.json()]).to.deep.equal([400, { error: 'records must be an array of at most 50 objects', field: 'records' }]);
   });
 
-  it('puts the follow script in output pages, not in source or downloads', async () => {
-    expect(await (await server.fetch(`/${bin}/quiet`)).text()).to.include('new EventSource(at(here, false))');
+  it('puts the follow script in output pages, not in quiet pages, source or downloads', async () => {
+    expect(await (await server.fetch(`/${bin}`)).text()).to.include('new EventSource(at(here, false))');
+    expect(await (await server.fetch(`/${bin}/quiet`)).text()).to.not.include('EventSource');
     expect(await (await server.fetch(`/${bin}/1/source`)).text()).to.not.include('EventSource');
   });
 });

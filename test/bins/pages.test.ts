@@ -15,6 +15,11 @@ function expectedOutput(bin: string, edit?: string): string {
   );
 }
 
+/** The quiet output of revision 2: the bin's page with its css and javascript, nothing of ours. */
+const QUIET =
+  '<!DOCTYPE html>\n<html>\n<head>\n<meta charset="utf-8">\n<title>t</title>\n' +
+  `<style>\n${CSS}\n</style>\n</head>\n<body>\n<p>two</p>\n<script>\n${JS}\n</script>\n</body>\n</html>`;
+
 function editLink(href: string): string {
   return (
     '<script>(function () {\n' +
@@ -61,9 +66,8 @@ describe('bin pages', () => {
       ['/:bin shows the latest with an edit link to the latest', (b) => `/${b}`, (b) => `./${b}/edit`],
       ['/:bin/latest shows the latest', (b) => `/${b}/latest`, (b) => `../${b}/edit`],
       ['/:bin/2 shows revision 2 with an edit link to it', (b) => `/${b}/2`, (b) => `../${b}/2/edit`],
-      ['/:bin/quiet has no edit link', (b) => `/${b}/quiet`, undefined],
-      ['/:bin/2/quiet has no edit link', (b) => `/${b}/2/quiet`, undefined],
-      ['/:bin/latest/quiet has no edit link', (b) => `/${b}/latest/quiet`, undefined],
+      ['/:bin.html is the output page, as in JS Bin', (b) => `/${b}.html`, (b) => `./${b}/edit`],
+      ['/:bin/2.html is the output page of revision 2', (b) => `/${b}/2.html`, (b) => `../${b}/2/edit`],
     ];
     for (const [name, path, edit] of routes) {
       it(name, async () => {
@@ -74,18 +78,52 @@ describe('bin pages', () => {
       });
     }
 
+    const quiet: [string, (bin: string) => string][] = [
+      ['/:bin/quiet', (b) => `/${b}/quiet`],
+      ['/:bin/2/quiet', (b) => `/${b}/2/quiet`],
+      ['/:bin/latest/quiet', (b) => `/${b}/latest/quiet`],
+      ['/:bin?quiet', (b) => `/${b}?quiet`],
+      ['/:bin/2?quiet', (b) => `/${b}/2?quiet`],
+      ['/:bin/latest?quiet=1', (b) => `/${b}/latest?quiet=1`],
+    ];
+    for (const [name, path] of quiet) {
+      it(`${name} sends the bin's page with nothing of ours in it`, async () => {
+        const res = await server.fetch(path(bin));
+        expect(res.status).to.equal(200);
+        expect(await res.text()).to.equal(QUIET);
+      });
+    }
+
     it('shows revision 1 as it was saved', async () => {
       const res = await server.fetch(`/${bin}/1/quiet`);
-      expect(await outputText(res)).to.equal(
-        `\n<!-- Made with snippetkit: ${bin}/1 --><style>\np{}\n</style>\n<p>one</p><script>\none()\n</script>\n`,
-      );
+      expect(await res.text()).to.equal('<style>\np{}\n</style>\n<p>one</p><script>\none()\n</script>\n');
     });
 
     it('finds the bin whatever the case of its id', async () => {
       const res = await server.fetch(`/${bin.toUpperCase()}/quiet`);
       expect(res.status).to.equal(200);
-      expect(await outputText(res)).to.equal(expectedOutput(bin));
+      expect(await res.text()).to.equal(QUIET);
     });
+
+    const redirects: [string, string][] = [
+      ['/BIN/js', '../BIN.js'],
+      ['/BIN/css', '../BIN.css'],
+      ['/BIN/2/js', '../2.js'],
+      ['/BIN/latest/css?x=1', '../latest.css?x=1'],
+      ['/BIN/', '../BIN'],
+      ['/BIN/2/?quiet', '../2?quiet'],
+      ['/BIN/edit/', '../edit'],
+      ['/BIN/2/edit/?html,js', '../edit?html,js'],
+    ];
+    for (const [from, to] of redirects) {
+      it(`redirects ${from} to ${to} (301, relative), as JS Bin did`, async () => {
+        const res = await server.fetch(from.replace('BIN', bin), { redirect: 'manual' });
+        expect(res.status).to.equal(301);
+        expect(res.headers.get('location')).to.equal(to.replace('BIN', bin));
+        const target = new URL(res.headers.get('location')!, server.url + from.replace('BIN', bin));
+        expect((await server.fetch(target.pathname + target.search)).status).to.equal(200);
+      });
+    }
 
     it('sandboxes the page so a bin cannot read the editor\'s storage on this origin', async () => {
       const res = await server.fetch(`/${bin}`);
@@ -105,10 +143,8 @@ describe('bin pages', () => {
     const routes: [string, string, string, (bin: string) => string][] = [
       ['/:bin.js', 'text/javascript; charset=utf-8', JS, (b) => `/${b}.js`],
       ['/:bin.css', 'text/css; charset=utf-8', CSS, (b) => `/${b}.css`],
-      ['/:bin.html', 'text/html; charset=utf-8', HTML, (b) => `/${b}.html`],
       ['/:bin/1.js', 'text/javascript; charset=utf-8', 'one()', (b) => `/${b}/1.js`],
       ['/:bin/1.css', 'text/css; charset=utf-8', 'p{}', (b) => `/${b}/1.css`],
-      ['/:bin/1.html', 'text/html; charset=utf-8', '<p>one</p>', (b) => `/${b}/1.html`],
       ['/:bin/latest.js', 'text/javascript; charset=utf-8', JS, (b) => `/${b}/latest.js`],
     ];
     for (const [name, type, body, path] of routes) {
@@ -271,6 +307,6 @@ describe('bin pages on a server that needs a key', () => {
   it('shows output pages without a key', async () => {
     const saved = await (await server.postForm('/api/save', { html: 'hello' }, { authorization: 'token sekrit-key' })).json();
     const res = await server.fetch(`/${saved.url}/quiet`);
-    expect([res.status, await outputText(res)]).to.deep.equal([200, `\n<!-- Made with snippetkit: ${saved.url}/1 -->hello`]);
+    expect([res.status, await res.text()]).to.deep.equal([200, 'hello']);
   });
 });

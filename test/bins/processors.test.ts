@@ -202,13 +202,15 @@ describe('preprocessors', () => {
       expect(await (await server.fetch(`/${styl}.css`)).text()).to.equal('a {\n  b: c;\n}\n');
     });
 
-    it('serve compiled .js, .css and .html panels', async () => {
+    it('serve compiled .js and .css panels, and .html as the compiled page', async () => {
       const bin = await saveBin({
         html: 'p hi', css: 'a { b: c }', javascript: 'let n: number = 2',
         settings: JSON.stringify({ processors: { html: 'jade', javascript: 'typescript' } }),
       });
-      const texts = await Promise.all(['html', 'css', 'js'].map(async (ext) => (await server.fetch(`/${bin}.${ext}`)).text()));
-      expect(texts).to.deep.equal(['<p>hi</p>', 'a { b: c }', 'let n = 2;\n']);
+      const texts = await Promise.all(['css', 'js'].map(async (ext) => (await server.fetch(`/${bin}.${ext}`)).text()));
+      expect(texts).to.deep.equal(['a { b: c }', 'let n = 2;\n']);
+      // .html is the whole output page, its html compiled too.
+      expect(await (await server.fetch(`/${bin}.html`)).text()).to.include('<p>hi</p>').and.include('let n = 2;');
     });
 
     it('show a compile error as line, column and message', async () => {
