@@ -85,8 +85,8 @@ describe('compile fair shares', function () {
     };
     const looping = await Promise.all(Array.from({ length: 40 }, (_, i) => save(loop(i), 'pug')));
     const markdown = await save('# mine', 'markdown');
-    const floods = looping.map((bin) => () => requestFrom(server, FLOODER, `/${bin}.html`));
-    const mine = () => requestFrom(server, OTHER, `/${markdown}.html`);
+    const floods = looping.map((bin) => () => requestFrom(server, FLOODER, `/${bin}/quiet`));
+    const mine = () => requestFrom(server, OTHER, `/${markdown}/quiet`);
     const { answer, waitedFor } = await duringFlood(floods, mine);
     expect(answer).to.equal('<h1>mine</h1>\n');
     expect(waitedFor).to.be.at.most(fair);
