@@ -17,8 +17,8 @@ export type TemplateStore = {
   template(): Promise<Template | undefined>;
   /** Replaces the template; resolves once it is written. */
   setTemplate(template: Omit<Template, 'updated'>): Promise<Template>;
-  /** Forgets the saved template; true when there was one. */
-  clearTemplate(): Promise<boolean>;
+  /** Forgets the saved template, if there is one. */
+  clearTemplate(): Promise<void>;
 };
 
 /**
@@ -47,9 +47,8 @@ export function createTemplateStore(keyv: Keyv): TemplateStore {
     },
     async clearTemplate() {
       cached = undefined;
-      const existed = await keyv.delete(TEMPLATE_KEY);
+      await keyv.delete(TEMPLATE_KEY);
       cached = null;
-      return existed;
     },
   };
 }
