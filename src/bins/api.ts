@@ -8,6 +8,7 @@ import { normalizeId } from './ids.js';
 import { mergeSettings, readSaveBody, readSaveInput } from './save-input.js';
 import type { BinStore } from './store.js';
 import { summarize } from './summary.js';
+import { templateRoutes } from './template-routes.js';
 import { prettyTime } from './time.js';
 
 export type ApiOptions = { store: BinStore; config: BinConfig };
@@ -69,6 +70,7 @@ export function createApiRouter({ store, config }: ApiOptions): Router {
       }),
     );
   });
+  templateRoutes(router, { store, config });
   router.post('/save', write, (ctx) => save(ctx, undefined));
   router.post('/:bin/save', write, (ctx) => save(ctx, binParam(ctx)));
   router.get('/:bin', read);

@@ -9,6 +9,8 @@ import type { BinStore } from './store.js';
 // Only what no earlier Koa middleware claims: a revision that is a number or `latest` (so not
 // /live or /console), no query string (so no api_key), percent-free ids (so no decoding).
 const READ = new RegExp(`^/api/(${ID_CHARS})(?:/(${REV_CHARS}))?$`);
+/** Routes of ours that READ also matches; the router matches them in any case. */
+const NOT_BINS = new Set(['compile', 'template']);
 
 /**
  * The API's CORS (JS Bin's users asked for it and never got it): any origin by default, the
@@ -17,7 +19,7 @@ const READ = new RegExp(`^/api/(${ID_CHARS})(?:/(${REV_CHARS}))?$`);
 export function apiCorsPolicy(config: BinConfig): CorsPolicy {
   return {
     origin: config.cors.origin,
-    methods: 'GET, HEAD, POST, DELETE, OPTIONS',
+    methods: 'GET, HEAD, PUT, POST, DELETE, OPTIONS',
     allowHeaders: 'Authorization, Content-Type',
   };
 }
@@ -39,7 +41,7 @@ export function fastApiReads(store: BinStore, config: BinConfig, fallback: Handl
       !(req.headers.accept ?? '').includes('text/event-stream')
         ? READ.exec(req.url ?? '')
         : null;
-    if (!match || match[1] === 'compile') return fallback(req, res);
+    if (!match || NOT_BINS.has(match[1]!.toLowerCase())) return fallback(req, res);
     readAnswer(store, match[1]!, match[2]).then(
       (answer) => send(req, res, answer.status, answer.json, cors),
       () => fallback(req, res),

@@ -8,7 +8,7 @@ const RESERVED = new Set([
   'api', 'save', 'edit', 'static', 'status', 'latest', 'quiet', 'watch', 'source', 'download', 'new', 'clone',
   'help', 'login', 'logout', 'register', 'list', 'embed', 'settings', 'admin', 'account', 'auth', 'user', 'users',
   'runner', 'dist', 'assets', 'js', 'css', 'html', 'images', 'fonts', 'public', 'templates', 'index', 'null',
-  'undefined', 'robots', 'favicon', 'events', 'live', 'stats', 'compile', 'console',
+  'undefined', 'robots', 'favicon', 'events', 'live', 'stats', 'compile', 'console', 'template',
 ]);
 
 /** The longest id accepted in a request; longer ones are nobody's bin. */

@@ -34,13 +34,26 @@ export function keySession(config: BinConfig): Middleware {
     const page = !api && (ctx.method === 'GET' || ctx.method === 'HEAD');
     if (!page || ctx.query.api_key === undefined || ctx.get('Accept').includes('text/event-stream')) return next();
     setSession(ctx, config);
-    const query = new URLSearchParams(ctx.querystring);
-    query.delete('api_key');
-    const rest = query.toString();
+    // Only the key goes; the rest stays as written (URLSearchParams would turn a panel list like
+    // `html,js` into `html%2Cjs=`, which no longer names panels).
+    const rest = ctx.querystring
+      .split('&')
+      .filter((part) => part !== '' && decodeName(part) !== 'api_key')
+      .join('&');
     // Relative, so it also lands right behind a prefix proxy; "./" so a segment like "a:b" is no scheme.
     ctx.status = 303;
     ctx.redirect(`./${ctx.path.slice(ctx.path.lastIndexOf('/') + 1)}${rest ? `?${rest}` : ''}`);
   };
+}
+
+/** A query parameter's name as Koa reads it (`api%5Fkey=…` is the key too). */
+function decodeName(part: string): string {
+  const name = part.split('=', 1)[0]!.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
 }
 
 function setSession(ctx: Context, config: BinConfig): void {

@@ -7,7 +7,7 @@ import { checkRead, readToken, TOKEN_PARAM } from './auth.js';
 import type { BinConfig } from './config.js';
 import { normalizeId } from './ids.js';
 import { sendEmbed } from './embed-page.js';
-import { editorPage, rootFrom, starterHtml } from './page-templates.js';
+import { editorPage, rootFrom } from './page-templates.js';
 import { EDITOR_PATHS, OUTPUT_PATHS, PAGE_ROUTER, pageAddress, routeParams, type PageAddress } from './page-paths.js';
 import { renderOutput, renderPanel, type RawPanel } from './render.js';
 import type { Compiler } from './compiler.js';
@@ -15,6 +15,7 @@ import type { LiveHub } from './live-hub.js';
 import { followScript } from './live-script.js';
 import { setEditorHeaders, setOutputHeaders, type Framing } from './security-headers.js';
 import type { BinStore, StoredRevision } from './store.js';
+import { builtInStart, startingPoint } from './template-routes.js';
 
 export type PagesOptions = {
   store: BinStore;
@@ -61,13 +62,26 @@ export function createPages({ store, compiler, live, config, framing }: PagesOpt
     ctx.set('Cache-Control', fixed ? 'public, max-age=31536000, immutable' : 'no-cache');
   }
 
+  /** A reader who may not read bins (when reads need the key) may not read the template either. */
+  function mayRead(ctx: Context): boolean {
+    try {
+      checkRead(ctx, config);
+      return true;
+    } catch (err) {
+      if (err instanceof HttpError && err.status === 403) return false;
+      throw err;
+    }
+  }
+
+  // `/` stays open to everyone; it starts from the server's template for those who may read it.
   const newEditor = async (ctx: Context): Promise<void> => {
+    const start = mayRead(ctx) ? await startingPoint(store) : builtInStart();
     const data: EditorData = {
       root: './',
       bin: null,
       rev: null,
-      panels: { html: starterHtml(), css: '', javascript: '' },
-      settings: {},
+      panels: { html: start.html, css: start.css, javascript: start.javascript },
+      settings: start.settings,
       revisions: [],
     };
     setEditorHeaders(ctx);

@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { createKeyQueue } from '../store/key-queue.js';
 import { openSqliteKeyv, type SqliteKeyv } from '../store/sqlite.js';
 import { randomId } from './ids.js';
+import { createTemplateStore, TEMPLATE_KEY, type TemplateStore } from './template-store.js';
 
 export type Settings = Record<string, unknown>;
 
@@ -23,7 +24,8 @@ type Head = { latest: number; next: number; created: string; updated: string };
 
 export type BinSummary = { bin: string; revisions: StoredRevision[] };
 
-export interface BinStore {
+/** Bins, and the one template new bins start from (template-store.ts). */
+export interface BinStore extends TemplateStore {
   readonly file: string;
   /** A revision, or the latest when `rev` is undefined; undefined when there is none. */
   get(bin: string, rev?: number): Promise<StoredRevision | undefined>;
@@ -192,6 +194,7 @@ export function createBinStore(db: SqliteKeyv, cache: CacheLimits = DEFAULT_CACH
       const revisions: StoredRevision[] = [];
       for (const row of rows) {
         const key = String(row.key).slice(db.prefix.length);
+        if (key === TEMPLATE_KEY) continue;
         const { value } = JSON.parse(String(row.value)) as { value: unknown };
         const slash = key.indexOf('/');
         if (slash === -1) heads.set(key, value as Head);
@@ -209,6 +212,8 @@ export function createBinStore(db: SqliteKeyv, cache: CacheLimits = DEFAULT_CACH
         .map(([bin, list]) => ({ bin, revisions: list.sort((a, b) => b.rev - a.rev) }))
         .sort((a, b) => (heads.get(b.bin)!.created < heads.get(a.bin)!.created ? -1 : 1));
     },
+
+    ...createTemplateStore(keyv),
 
     close: () => db.close(),
   };

@@ -4,7 +4,7 @@ import { withClientFlags } from './client-flags.js';
 export type SaveFlags = { html?: string; js?: string; css?: string; bin?: string };
 export type PullFlags = { out?: string; force?: boolean; stdout?: string };
 
-/** Declares `save`, `pull` and `clone`; their code loads only when they run. */
+/** Declares `save`, `pull`, `clone` and `template`; their code loads only when they run. */
 export function registerBinCommands(program: Command): void {
   withClientFlags(program.command('save'), 'bin')
     .description('save files as a new bin, or as a new revision of one with --bin, and print its URL')
@@ -63,5 +63,24 @@ Prints the new bin's output and editor URLs, e.g.
     .action(async (bin: string, _flags: object, command: Command) => {
       const { clone } = await import('./clone.js');
       await clone(bin, command);
+    });
+
+  const template = program.command('template').description('set or reset the template new bins start from');
+  withClientFlags(template.command('save'), 'bin')
+    .description('make files the template of new bins (the editor\'s Save as template) and print where New starts')
+    .argument('[file]', 'an .html, .js or .css file (- for standard input as html); same-named siblings are taken too')
+    .option('--html <file>', 'the html panel (- for standard input)')
+    .option('--js <file>', 'the javascript panel (- for standard input)')
+    .option('--css <file>', 'the css panel (- for standard input)')
+    .addHelpText('after', '\nExamples:\n  $ snippetkit template save starter.html   # takes starter.js and starter.css too\n  $ snippetkit template save --html page.html --css base.css')
+    .action(async (file: string | undefined, flags: SaveFlags, command: Command) => {
+      const { saveTemplate } = await import('./template.js');
+      await saveTemplate(file, flags, command);
+    });
+  withClientFlags(template.command('reset'), 'bin')
+    .description('start new bins from the built-in starter again')
+    .action(async (_flags: object, command: Command) => {
+      const { resetTemplate } = await import('./template.js');
+      await resetTemplate(command);
     });
 }

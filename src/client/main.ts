@@ -15,6 +15,7 @@ import { wireRunControls } from './run-controls.js';
 import { postSave } from './save.js';
 import { followPanes, showShare, wireCopyButtons } from './share.js';
 import { say } from './status.js';
+import { wireTemplateButton } from './template.js';
 import { apiKey, draftKey, dropDraft, keepDraft, loadDraft, samePanels, sameProcessors } from './storage.js';
 
 const data = JSON.parse(document.getElementById(EDITOR_DATA_ID)!.textContent!) as EditorData;
@@ -99,12 +100,13 @@ const live = createLive({
 });
 if (bin !== null) live.follow(bin, saved, savedProcessors);
 if (watch) {
-  for (const id of ['save', 'clone']) document.getElementById(id)!.hidden = true;
+  for (const id of ['save', 'clone', 'save-template']) document.getElementById(id)!.hidden = true;
   for (const menu of document.querySelectorAll<HTMLSelectElement>('select.processor')) menu.disabled = true;
 }
 
 wirePaneToggles();
 wireCopyButtons();
+wireTemplateButton({ root, read: () => ({ panels: panes.read(), processors: selectors.read() }) });
 followPanes();
 const menu = createRevisionMenu(root, bin, data.revisions, rev);
 if (bin !== null && rev !== null) showShare(outputUrl(bin, rev), editUrl(bin, rev));

@@ -16,7 +16,9 @@ describe('giving the key once in a browser', () => {
 
   const exchanges: [string, string][] = [
     ['/abc/1/edit?api_key=KEY', './edit'],
-    ['/abc?live&api_key=KEY&x=1', './abc?live=&x=1'],
+    ['/abc?live&api_key=KEY&x=1', './abc?live&x=1'],
+    ['/abc/1/edit?html,output&api_key=KEY', './edit?html,output'],
+    ['/abc/edit?api%5Fkey=KEY&css,js', './edit?css,js'],
     ['/?api_key=KEY', './'],
   ];
   for (const [path, location] of exchanges) {
