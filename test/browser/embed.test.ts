@@ -42,6 +42,27 @@ describe('embed pages framed by another site, in Chromium', () => {
     }
   });
 
+  it('lists what the output logged before the embed page\'s own script had run', async () => {
+    // The page's bundle is held back until the output has run and logged: the console must still show it.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await t.page.route('**/static/embed-page.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const site = await foreignSite(server, bin);
+    try {
+      await t.page.goto(site.url, { waitUntil: 'commit' });
+      const embed = t.page.frameLocator('#framed');
+      await embed.frameLocator('section[data-pane="output"] iframe').locator('body').getByText('ran:42').waitFor();
+      release();
+      await embed.locator('#console-log li').getByText('hello from the bin').waitFor();
+    } finally {
+      release();
+      site.server.close();
+    }
+  });
+
   it('turns JS Bin\'s embed links into frames of the embed page, and leaves other links alone', async () => {
     const site = await foreignSite(server, bin);
     try {
