@@ -1,7 +1,10 @@
 import { layout } from './storage.js';
 
-/** The HTML/CSS/JavaScript/Console/Output buttons show and hide their panes; the choice is remembered. */
-export function wirePaneToggles(): void {
+/**
+ * The HTML/CSS/JavaScript/Console/Output buttons show and hide their panes; the choice is remembered.
+ * `onChange` runs once the panes shown have changed (and at start).
+ */
+export function wirePaneToggles(onChange: () => void): void {
   const hidden = new Set(layout.hidden());
   for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-toggle]')) {
     const name = button.dataset.toggle!;
@@ -16,6 +19,8 @@ export function wirePaneToggles(): void {
       else hidden.add(name);
       layout.setHidden([...hidden]);
       apply();
+      onChange();
     });
   }
+  onChange();
 }

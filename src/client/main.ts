@@ -11,6 +11,7 @@ import { wirePaneToggles } from './layout.js';
 import { renderPreview } from './preview.js';
 import { createPanelCompiler, wireSelectors } from './processors.js';
 import { createRevisionMenu } from './revisions.js';
+import { wirePaneResizing } from './resize.js';
 import { wireRunControls } from './run-controls.js';
 import { postSave } from './save.js';
 import { followPanes, showShare, wireCopyButtons } from './share.js';
@@ -103,7 +104,7 @@ if (watch) {
   for (const menu of document.querySelectorAll<HTMLSelectElement>('select.processor')) menu.disabled = true;
 }
 
-wirePaneToggles();
+wirePaneToggles(wirePaneResizing().refresh);
 wireCopyButtons();
 followPanes();
 const menu = createRevisionMenu(root, bin, data.revisions, rev);
