@@ -15,6 +15,7 @@ import { wirePaneResizing } from './resize.js';
 import { wireRunControls } from './run-controls.js';
 import { postSave } from './save.js';
 import { followPanes, showShare, wireCopyButtons } from './share.js';
+import { wireShortcuts } from './shortcuts.js';
 import { say } from './status.js';
 import { apiKey, draftKey, dropDraft, keepDraft, loadDraft, samePanels, sameProcessors } from './storage.js';
 
@@ -105,6 +106,7 @@ if (watch) {
 }
 
 wirePaneToggles(wirePaneResizing().refresh);
+wireShortcuts();
 wireCopyButtons();
 followPanes();
 const menu = createRevisionMenu(root, bin, data.revisions, rev);
