@@ -12,6 +12,8 @@ export type CodePanes = {
   /** Replaces the text of all three panes (without firing onChange). */
   write(panels: Panels): void;
   focus(panel: PanelName): void;
+  /** Inserts `text` at offset `at` of a pane as one undoable edit (fires onChange). */
+  insert(panel: PanelName, at: number, text: string): void;
   /** Switches each pane to the language of its preprocessor (Markdown, Pug, LESS, ...). */
   setLanguages(choice: ProcessorChoice): void;
 };
@@ -68,6 +70,7 @@ export function createCodePanes(
       }
     },
     focus: (name) => views[name].focus(),
+    insert: (name, at, text) => views[name].dispatch({ changes: { from: at, insert: text }, userEvent: 'input' }),
     setLanguages(choice) {
       for (const name of PANELS) {
         if (shown[name] === choice[name]) continue;

@@ -1,6 +1,7 @@
 import type { Panels } from '../shared/assemble.js';
 import { EDITOR_DATA_ID, type EditorData } from '../shared/editor-data.js';
 import { processorsOf } from '../shared/processors.js';
+import { wireAddLibrary } from './add-library.js';
 import { createCodePanes } from './code-panes.js';
 import { wireConsoleInput } from './console-input.js';
 import { createConsolePane } from './console-pane.js';
@@ -101,12 +102,13 @@ const live = createLive({
 });
 if (bin !== null) live.follow(bin, saved, savedProcessors);
 if (watch) {
-  for (const id of ['save', 'clone']) document.getElementById(id)!.hidden = true;
+  for (const id of ['save', 'clone', 'add-library']) document.getElementById(id)!.hidden = true;
   for (const menu of document.querySelectorAll<HTMLSelectElement>('select.processor')) menu.disabled = true;
 }
 
 wirePaneToggles(wirePaneResizing().refresh);
 wireShortcuts();
+wireAddLibrary(panes);
 wireCopyButtons();
 followPanes();
 const menu = createRevisionMenu(root, bin, data.revisions, rev);
