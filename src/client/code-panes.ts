@@ -2,6 +2,7 @@ import { Compartment, EditorState } from '@codemirror/state';
 import { basicSetup, EditorView } from 'codemirror';
 import type { Panels } from '../shared/assemble.js';
 import { PANELS, type ProcessorChoice } from '../shared/processors.js';
+import { readableHighlighting } from './highlight.js';
 import { languageOf } from './languages.js';
 
 export type PanelName = keyof Panels;
@@ -42,6 +43,8 @@ export function createCodePanes(
       doc: initial[name],
       extensions: [
         basicSetup,
+        // Not a fallback: basicSetup's default colours then stand aside.
+        readableHighlighting,
         languages[name].of(languageOf(processors[name])),
         // Panes are narrow side by side: wrap rather than scroll sideways.
         EditorView.lineWrapping,
