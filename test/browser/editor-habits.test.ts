@@ -119,6 +119,19 @@ describe('editor habits in Chromium: resizing, shortcuts, Add library', () => {
     await dialog.waitFor({ state: 'hidden' });
   });
 
+  it('names the modifier ⌘ on a Mac, where Cmd+2 toggles the CSS pane', async () => {
+    // A string: tsx would wrap a named function in a helper the page does not have.
+    await t.page.addInitScript("Object.defineProperty(Navigator.prototype, 'platform', { get: () => 'MacIntel' })");
+    await t.page.goto(server.url + '/');
+    expect(await t.page.getAttribute('#save', 'title')).to.equal('Save (⌘S)');
+    expect(await t.page.getAttribute('button[data-toggle="css"]', 'aria-keyshortcuts')).to.equal('Meta+2');
+    await t.page.locator('#code-html .cm-content').click();
+    await t.page.keyboard.press('Meta+2');
+    await t.page.locator('#pane-css').waitFor({ state: 'hidden' });
+    await t.page.click('#shortcuts');
+    expect(await t.page.locator('#shortcuts-dialog tr').first().innerText()).to.equal('⌘+S\tSave');
+  });
+
   it('opens the list of shortcuts from the toolbar button', async () => {
     await t.page.goto(server.url + '/');
     await t.page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
@@ -154,6 +167,13 @@ describe('editor habits in Chromium: resizing, shortcuts, Add library', () => {
     await t.page.locator('#code-html .cm-content').click();
     await t.page.keyboard.press('ControlOrMeta+Z');
     expect(await readCode(t.page, 'html')).to.equal(starter);
+  });
+
+  it('offers no Add library on a read-only watch page', async () => {
+    const bin = (await (await server.postForm('/api/save', { html: '<p>watched</p>' })).json()).url;
+    await t.page.goto(`${server.url}/${bin}/watch`);
+    await t.page.locator('#code-html .cm-content').waitFor();
+    expect(await t.page.locator('#add-library').isHidden()).to.equal(true);
   });
 
   it('opens the library list with the focus on its first entry, walked with the arrow keys', async () => {
