@@ -27,7 +27,7 @@ export function wireAddLibrary(panes: CodePanes): void {
   }
   // The popover opens in the top layer; it is placed under its button and takes the focus, as a menu does.
   menu.addEventListener('toggle', (event) => {
-    if ((event as ToggleEvent).newState !== 'open') return;
+    if (event.newState !== 'open') return;
     const box = button.getBoundingClientRect();
     menu.style.left = `${Math.max(4, Math.min(box.left, innerWidth - menu.offsetWidth - 4))}px`;
     menu.style.top = `${box.bottom + 2}px`;
