@@ -2,6 +2,7 @@ import { Compartment, EditorState } from '@codemirror/state';
 import { basicSetup, EditorView } from 'codemirror';
 import type { Panels } from '../shared/assemble.js';
 import { PANELS, type ProcessorChoice } from '../shared/processors.js';
+import { readableHighlighting } from './highlight.js';
 import { languageOf } from './languages.js';
 
 export type PanelName = keyof Panels;
@@ -12,6 +13,8 @@ export type CodePanes = {
   /** Replaces the text of all three panes (without firing onChange). */
   write(panels: Panels): void;
   focus(panel: PanelName): void;
+  /** Inserts `text` at offset `at` of a pane as one undoable edit (fires onChange). */
+  insert(panel: PanelName, at: number, text: string): void;
   /** Switches each pane to the language of its preprocessor (Markdown, Pug, LESS, ...). */
   setLanguages(choice: ProcessorChoice): void;
 };
@@ -40,6 +43,8 @@ export function createCodePanes(
       doc: initial[name],
       extensions: [
         basicSetup,
+        // Not a fallback: basicSetup's default colours then stand aside.
+        readableHighlighting,
         languages[name].of(languageOf(processors[name])),
         // Panes are narrow side by side: wrap rather than scroll sideways.
         EditorView.lineWrapping,
@@ -68,6 +73,7 @@ export function createCodePanes(
       }
     },
     focus: (name) => views[name].focus(),
+    insert: (name, at, text) => views[name].dispatch({ changes: { from: at, insert: text }, userEvent: 'input' }),
     setLanguages(choice) {
       for (const name of PANELS) {
         if (shown[name] === choice[name]) continue;

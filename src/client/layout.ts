@@ -6,8 +6,9 @@ import { layout } from './storage.js';
  * A panel link (`/abc/edit?html,js,output`, `/?css,output`) shows exactly the panes it names for this
  * page view without touching the remembered layout; once the user toggles a pane, the layout on screen
  * is what they chose, and it is remembered as a toggle always is. A query naming no pane changes nothing.
+ * `onChange` runs once the panes shown have changed (and at start).
  */
-export function wirePaneToggles(): void {
+export function wirePaneToggles(onChange: () => void): void {
   const linked = panesFromQuery(location.search);
   const hidden = new Set<string>(linked ? PANES.filter((pane) => !linked.includes(pane)) : layout.hidden());
   for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-toggle]')) {
@@ -23,6 +24,8 @@ export function wirePaneToggles(): void {
       else hidden.add(name);
       layout.setHidden([...hidden]);
       apply();
+      onChange();
     });
   }
+  onChange();
 }

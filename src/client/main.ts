@@ -1,6 +1,7 @@
 import type { Panels } from '../shared/assemble.js';
 import { EDITOR_DATA_ID, type EditorData } from '../shared/editor-data.js';
 import { processorsOf } from '../shared/processors.js';
+import { wireAddLibrary } from './add-library.js';
 import { createCodePanes } from './code-panes.js';
 import { wireConsoleInput } from './console-input.js';
 import { createConsolePane } from './console-pane.js';
@@ -11,9 +12,11 @@ import { wirePaneToggles } from './layout.js';
 import { renderPreview } from './preview.js';
 import { createPanelCompiler, wireSelectors } from './processors.js';
 import { createRevisionMenu } from './revisions.js';
+import { wirePaneResizing } from './resize.js';
 import { wireRunControls } from './run-controls.js';
 import { postSave } from './save.js';
 import { followPanes, showShare, wireCopyButtons } from './share.js';
+import { wireShortcuts } from './shortcuts.js';
 import { say } from './status.js';
 import { wireTemplateButton } from './template.js';
 import { apiKey, draftKey, dropDraft, keepDraft, loadDraft, samePanels, sameProcessors } from './storage.js';
@@ -100,11 +103,13 @@ const live = createLive({
 });
 if (bin !== null) live.follow(bin, saved, savedProcessors);
 if (watch) {
-  for (const id of ['save', 'clone', 'save-template']) document.getElementById(id)!.hidden = true;
+  for (const id of ['save', 'clone', 'save-template', 'add-library']) document.getElementById(id)!.hidden = true;
   for (const menu of document.querySelectorAll<HTMLSelectElement>('select.processor')) menu.disabled = true;
 }
 
-wirePaneToggles();
+wirePaneToggles(wirePaneResizing().refresh);
+wireShortcuts();
+wireAddLibrary(panes);
 wireCopyButtons();
 wireTemplateButton({ root, read: () => ({ panels: panes.read(), processors: selectors.read() }) });
 followPanes();

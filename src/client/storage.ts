@@ -71,6 +71,19 @@ export const layout = {
     }
   },
   setHidden: (panes: string[]): void => write('hidden-panes', JSON.stringify(panes)),
+  /** Each pane's share of the row, by name (`resize.ts`); a pane not listed has the default. */
+  sizes: (): Record<string, number> => {
+    try {
+      const sizes = JSON.parse(read('pane-sizes') ?? '{}') as unknown;
+      if (typeof sizes !== 'object' || sizes === null) return {};
+      // Edited by hand, a size could be anything: only positive numbers stand.
+      const valid = Object.entries(sizes).filter(([, size]) => typeof size === 'number' && size > 0 && size < 1e6);
+      return Object.fromEntries(valid) as Record<string, number>;
+    } catch {
+      return {};
+    }
+  },
+  setSizes: (sizes: Record<string, number> | null): void => write('pane-sizes', sizes && JSON.stringify(sizes)),
 };
 
 /** The editor's "Auto-run JS" switch; on unless turned off. */

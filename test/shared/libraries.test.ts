@@ -1,0 +1,63 @@
+import { expect } from 'chai';
+import { libraryInsertion, LIBRARIES, type Library } from '../../src/shared/libraries.js';
+
+// The editor's "Add library" list (src/shared/libraries.ts) and where its tags go in the HTML pane.
+describe('the Add library list', () => {
+  const jquery = LIBRARIES.find((library) => library.id === 'jquery')!;
+  const bootstrap = LIBRARIES.find((library) => library.id === 'bootstrap')!;
+  const JQUERY = '<script src="https://cdn.jsdelivr.net/npm/jquery@3.7.1/dist/jquery.min.js"></script>';
+  const BOOTSTRAP_CSS = '<link rel="stylesheet" href="https://cdn.jsdelivr.net/npm/bootstrap@5.3.9/dist/css/bootstrap.min.css">';
+  const BOOTSTRAP_JS = '<script src="https://cdn.jsdelivr.net/npm/bootstrap@5.3.9/dist/js/bootstrap.bundle.min.js"></script>';
+
+  it('names every library with its exact version on jsDelivr', () => {
+    for (const library of LIBRARIES) {
+      for (const tag of library.tags) {
+        expect(tag).to.match(/^<(script src|link rel="stylesheet" href)="https:\/\/cdn\.jsdelivr\.net\/npm\/(@[a-z]+\/)?[a-z0-9.-]+@\d+\.\d+\.\d+\/[^"]+"/);
+      }
+    }
+    expect(new Set(LIBRARIES.map((library) => library.id)).size).to.equal(LIBRARIES.length);
+  });
+
+  const cases: { name: string; html: string; library: Library; expected: string }[] = [
+    {
+      name: 'goes on its own line before an indented </head>, one step further in',
+      html: '<html>\n  <head>\n    <title>t</title>\n  </head>\n</html>',
+      library: jquery,
+      expected: `<html>\n  <head>\n    <title>t</title>\n    ${JQUERY}\n  </head>\n</html>`,
+    },
+    {
+      name: 'finds </HEAD> in any case',
+      html: '<HEAD>\n</HEAD>',
+      library: jquery,
+      expected: `<HEAD>\n  ${JQUERY}\n</HEAD>`,
+    },
+    {
+      name: 'goes straight before a </head> that shares its line',
+      html: '<head><title>t</title></head><body></body>',
+      library: jquery,
+      expected: `<head><title>t</title>${JQUERY}</head><body></body>`,
+    },
+    {
+      name: 'goes at the top of HTML without a head',
+      html: '<p>hi</p>',
+      library: bootstrap,
+      expected: `${BOOTSTRAP_CSS}\n${BOOTSTRAP_JS}\n<p>hi</p>`,
+    },
+    {
+      name: 'adds only the tags not there yet',
+      html: `${BOOTSTRAP_CSS}\n<p>hi</p>`,
+      library: bootstrap,
+      expected: `${BOOTSTRAP_JS}\n${BOOTSTRAP_CSS}\n<p>hi</p>`,
+    },
+  ];
+  for (const { name, html, library, expected } of cases) {
+    it(name, () => {
+      const insertion = libraryInsertion(html, library)!;
+      expect(html.slice(0, insertion.at) + insertion.text + html.slice(insertion.at)).to.equal(expected);
+    });
+  }
+
+  it('adds nothing when every tag is there already', () => {
+    expect(libraryInsertion(`<head>${JQUERY}</head>`, jquery)).to.equal(undefined);
+  });
+});
