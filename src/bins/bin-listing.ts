@@ -1,4 +1,4 @@
-import { preparePart } from '../store/schema-part.js';
+import { preparePart, type Query } from '../store/schema-part.js';
 import type { SqliteKeyv } from '../store/sqlite.js';
 import { summarize } from './summary.js';
 
@@ -23,33 +23,49 @@ const field = (row: string, name: string) => `json_extract(${row}.value, '$.valu
  * so reading them there touches every revision's pages: an index on `keyv` still took 200+ ms to count
  * or filter 100,000 bins; this table's index takes 10-30 ms.
  */
-function createStatements(prefix: string): string[] {
+function createStatements(prefix: string): { schema: string[]; fill: string } {
   const head = (row: string) => `${row}.key GLOB '${prefix}*' AND ${row}.key NOT GLOB '${prefix}*/*'`;
   // An upsert, not INSERT OR REPLACE: a trigger's OR REPLACE gives way to the outer statement's
   // conflict rule, so the store's head upsert would fail on a bin already listed.
   const upsert = `INSERT INTO bin_list (bin, updated, latest, summary) VALUES (substr(NEW.key, ${prefix.length + 1}),
     ${field('NEW', 'updated')}, ${field('NEW', 'latest')}, ${field('NEW', 'summary')})
     ON CONFLICT (bin) DO UPDATE SET updated = excluded.updated, latest = excluded.latest, summary = excluded.summary`;
-  return [
-    `CREATE TABLE IF NOT EXISTS bin_list (bin TEXT PRIMARY KEY, updated TEXT NOT NULL, latest INTEGER NOT NULL,
+  const schema = [
+    `CREATE TABLE bin_list (bin TEXT PRIMARY KEY, updated TEXT NOT NULL, latest INTEGER NOT NULL,
       summary TEXT) WITHOUT ROWID`,
     // Covering (every column a page reads): counting, skipping to a late page and filtering read this
     // index alone, never the table (3-7 times faster at 100,000 bins).
-    'CREATE INDEX IF NOT EXISTS bin_list_by_updated ON bin_list (updated, bin, latest, summary)',
-    `CREATE TRIGGER IF NOT EXISTS bin_list_insert AFTER INSERT ON keyv WHEN ${head('NEW')} BEGIN ${upsert}; END`,
-    `CREATE TRIGGER IF NOT EXISTS bin_list_update AFTER UPDATE ON keyv WHEN ${head('NEW')} BEGIN ${upsert}; END`,
-    `CREATE TRIGGER IF NOT EXISTS bin_list_delete AFTER DELETE ON keyv WHEN ${head('OLD')} BEGIN
+    'CREATE INDEX bin_list_by_updated ON bin_list (updated, bin, latest, summary)',
+    `CREATE TRIGGER bin_list_insert AFTER INSERT ON keyv WHEN ${head('NEW')} BEGIN ${upsert}; END`,
+    `CREATE TRIGGER bin_list_update AFTER UPDATE ON keyv WHEN ${head('NEW')} BEGIN ${upsert}; END`,
+    `CREATE TRIGGER bin_list_delete AFTER DELETE ON keyv WHEN ${head('OLD')} BEGIN
       DELETE FROM bin_list WHERE bin = substr(OLD.key, ${prefix.length + 1}); END`,
-    // The heads already there (a file from before this table); a no-op on a table already filled.
-    `INSERT OR IGNORE INTO bin_list (bin, updated, latest, summary) SELECT substr(h.key, ${prefix.length + 1}),
-      ${field('h', 'updated')}, ${field('h', 'latest')}, ${field('h', 'summary')} FROM keyv h WHERE ${head('h')}`,
   ];
+  // The heads already there (a file from before this table).
+  const fill = `INSERT INTO bin_list (bin, updated, latest, summary) SELECT substr(h.key, ${prefix.length + 1}),
+    ${field('h', 'updated')}, ${field('h', 'latest')}, ${field('h', 'summary')} FROM keyv h WHERE ${head('h')}`;
+  return { schema, fill };
+}
+
+/**
+ * Runs `work` in one transaction. Only while opening: the connection is shared, and nothing else uses
+ * it before the store is returned.
+ */
+async function transaction(query: Query, work: () => Promise<void>): Promise<void> {
+  await query('BEGIN');
+  try {
+    await work();
+    await query('COMMIT');
+  } catch (err) {
+    await query('ROLLBACK');
+    throw err;
+  }
 }
 
 /**
  * Heads written before summaries were kept on them get theirs from their latest revision, once, at
- * open (the table only: the head gets its own at its next save). One transaction per batch, which is
- * safe here because nothing else uses the connection before the store is returned.
+ * open (the table only: the head gets its own at its next save). One transaction per batch; a start
+ * cut short is finished by the next.
  */
 async function backfillSummaries(db: SqliteKeyv): Promise<void> {
   for (;;) {
@@ -59,17 +75,12 @@ async function backfillSummaries(db: SqliteKeyv): Promise<void> {
       db.prefix,
     );
     if (rows.length === 0) return;
-    await db.query('BEGIN');
-    try {
+    await transaction(db.query, async () => {
       for (const row of rows) {
         const text = summarize(String(row.html ?? ''), String(row.javascript ?? ''), String(row.css ?? ''));
         await db.query('UPDATE bin_list SET summary = ? WHERE bin = ?', text, row.bin);
       }
-      await db.query('COMMIT');
-    } catch (err) {
-      await db.query('ROLLBACK');
-      throw err;
-    }
+    });
   }
 }
 
@@ -77,13 +88,18 @@ async function backfillSummaries(db: SqliteKeyv): Promise<void> {
 export async function prepareListing(db: SqliteKeyv): Promise<void> {
   // The prefix is written into the triggers' SQL, so it must be nothing but a namespace.
   if (!/^\w+:$/.test(db.prefix)) throw new Error(`unexpected namespace prefix ${db.prefix}`);
-  const statements = createStatements(db.prefix);
+  const { schema, fill } = createStatements(db.prefix);
   await preparePart(db.query, db.file, {
     part: 'bin-list',
     version: 1,
     what: 'the bin list',
+    // Table, triggers and the first fill in one transaction: a table that exists is a table filled.
     create: async (query) => {
-      for (const sql of statements) await query(sql);
+      const [exists] = await query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'bin_list'");
+      if (exists) return;
+      await transaction(query, async () => {
+        for (const sql of [...schema, fill]) await query(sql);
+      });
     },
   });
   await backfillSummaries(db);

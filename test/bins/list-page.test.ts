@@ -3,6 +3,7 @@ import { INVALID_KEY, KEY_NEEDED } from '../../src/bins/auth.js';
 import { BAD_PAGE, FILTER_TOO_LONG, MAX_FILTER } from '../../src/bins/list-page.js';
 import type { Revision } from '../../src/bins/store.js';
 import { KEYED, OPEN, startBinServer, type TestBinServer } from '../helpers/bin-server.js';
+import { nextMillisecond } from '../helpers/clock.js';
 
 const panels = (fields: Partial<Revision>) => ({ html: '', javascript: '', css: '', settings: {}, ...fields });
 
@@ -11,12 +12,6 @@ const rowsOf = (page: string) => [...page.matchAll(/<tr data-bin="([^"]+)"/g)].m
 
 /** The row of `bin` on `page`, as markup. */
 const rowOf = (page: string, bin: string) => new RegExp(`<tr data-bin="${bin}">.*?</tr>`).exec(page)?.[0] ?? '';
-
-/** Returns once the clock has moved on a millisecond: saves then get distinct, ordered times. */
-function nextMillisecond(): void {
-  const now = Date.now();
-  while (Date.now() === now);
-}
 
 async function page(server: TestBinServer, path: string, headers: Record<string, string> = {}) {
   const res = await server.fetch(path, { headers, redirect: 'manual' });

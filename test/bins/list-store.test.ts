@@ -3,15 +3,10 @@ import { join } from 'node:path';
 import sqlite3 from 'sqlite3';
 import { notifySaves } from '../../src/bins/store-events.js';
 import { openBinStore, type BinStore, type Revision } from '../../src/bins/store.js';
+import { nextMillisecond } from '../helpers/clock.js';
 import { tempDir } from '../helpers/temp.js';
 
 const panels = (fields: Partial<Revision>) => ({ html: '', javascript: '', css: '', settings: {}, ...fields });
-
-/** Returns once the clock has moved on a millisecond: saves then get distinct, ordered times. */
-function nextMillisecond(): void {
-  const now = Date.now();
-  while (Date.now() === now);
-}
 
 /** Writes rows as an older snippetkit did (heads without a summary), straight into a new file. */
 async function writeOldFile(file: string, rows: Record<string, unknown>): Promise<void> {
@@ -93,6 +88,14 @@ describe('BinStore.page', () => {
     await save('other', { javascript: 'say("HELLO")' });
     await save('third', { css: 'p {}' });
     expect(await ids('Hello')).to.deep.equal(['other', 'hello']);
+  });
+
+  it('keeps the list across a restart, and in step after it', async () => {
+    await save('before', { html: 'before' });
+    await store.close();
+    store = await openBinStore(join(temp.dir, 'bins.sqlite'));
+    await save('after', { html: 'after' });
+    expect(await ids()).to.deep.equal(['after', 'before']);
   });
 
   it('is passed on by notifySaves, as every store method is', async () => {
