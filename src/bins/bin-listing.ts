@@ -64,8 +64,7 @@ async function transaction(query: Query, work: () => Promise<void>): Promise<voi
 
 /**
  * Heads written before summaries were kept on them get theirs from their latest revision, once, at
- * open (the table only: the head gets its own at its next save). One transaction per batch; a start
- * cut short is finished by the next.
+ * open (the table only: the head gets its own at its next save). A start cut short is finished by the next.
  */
 async function backfillSummaries(db: SqliteKeyv): Promise<void> {
   for (;;) {
@@ -75,12 +74,16 @@ async function backfillSummaries(db: SqliteKeyv): Promise<void> {
       db.prefix,
     );
     if (rows.length === 0) return;
-    await transaction(db.query, async () => {
-      for (const row of rows) {
-        const text = summarize(String(row.html ?? ''), String(row.javascript ?? ''), String(row.css ?? ''));
-        await db.query('UPDATE bin_list SET summary = ? WHERE bin = ?', text, row.bin);
-      }
-    });
+    const summaries = rows.map((row) => ({
+      bin: row.bin,
+      summary: summarize(String(row.html ?? ''), String(row.javascript ?? ''), String(row.css ?? '')),
+    }));
+    // One statement per batch: a query per row made this 12 s at 100,000 bins, mostly round trips.
+    await db.query(
+      `UPDATE bin_list SET summary = json_extract(s.value, '$.summary') FROM json_each(?) s
+        WHERE bin_list.bin = json_extract(s.value, '$.bin')`,
+      JSON.stringify(summaries),
+    );
   }
 }
 
