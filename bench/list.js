@@ -27,7 +27,7 @@ export async function run() {
         ['bin GET /list?q= no match (100 k bins)', '/list?q=nothing'],
       ]) {
         log(`${title}: measuring`);
-        const { cpuUs, rps, p50, p99 } = await load({ url: bins.url + path, pid: bins.pid }, { connections: 4 });
+        const { cpuUs, rps, p50, p99 } = await load({ url: bins.url + path, pid: bins.pid }, { connections: 1 });
         rows.push({ benchmark: title, 'CPU µs/req': cpuUs.toFixed(1), 'req/s': Math.round(rps), 'p50 ms': p50, 'p99 ms': p99 });
       }
       return rows;
