@@ -1,9 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import { createKeyQueue } from '../store/key-queue.js';
 import { openSqliteKeyv, type SqliteKeyv } from '../store/sqlite.js';
-import { pageBins, prepareListing, type BinPage, type PageQuery } from './bin-listing.js';
+import { listing, pageBins, prepareListing, type BinPage, type PageQuery } from './bin-listing.js';
 import { randomId } from './ids.js';
-import { summarize } from './summary.js';
 
 export type Settings = Record<string, unknown>;
 
@@ -22,9 +21,9 @@ export type StoredRevision = Revision & { bin: string; rev: number };
 
 /**
  * The per-bin head record: `latest` is the newest revision still there (0 once all are deleted);
- * `summary` is that revision's (summary.ts), kept here so the list never reads revisions.
+ * `summary` and `folded` are that revision's (bin-listing.ts), kept here so the list never reads revisions.
  */
-type Head = { latest: number; next: number; created: string; updated: string; summary?: string };
+type Head = { latest: number; next: number; created: string; updated: string; summary?: string; folded?: string };
 
 export type BinSummary = { bin: string; revisions: StoredRevision[] };
 
@@ -148,8 +147,7 @@ export function createBinStore(db: SqliteKeyv, cache: CacheLimits = DEFAULT_CACH
           const now = new Date().toISOString();
           const revision: Revision = { ...build(previous), created: now };
           const rev = head?.next ?? 1;
-          const summary = summarize(revision.html, revision.javascript, revision.css);
-          const nextHead: Head = { latest: rev, next: rev + 1, created: head?.created ?? now, updated: now, summary };
+          const nextHead: Head = { latest: rev, next: rev + 1, created: head?.created ?? now, updated: now, ...listing(revision) };
           heads.delete(bin);
           await db.query(
             upsertTwo,
@@ -177,8 +175,8 @@ export function createBinStore(db: SqliteKeyv, cache: CacheLimits = DEFAULT_CACH
           let latest = target - 1;
           while (latest > 0 && !(await keyv.has(revKey(bin, latest)))) latest--;
           const shown = latest > 0 ? await readRevision(bin, latest) : undefined;
-          const summary = shown ? summarize(shown.html, shown.javascript, shown.css) : '';
-          await writeHead(bin, { ...head, latest, updated: new Date().toISOString(), summary });
+          const updated = new Date().toISOString();
+          await writeHead(bin, { ...head, latest, updated, ...listing(shown ?? { html: '', javascript: '', css: '' }) });
         }
         revisions.delete(revKey(bin, target));
         await keyv.delete(revKey(bin, target));

@@ -83,11 +83,17 @@ describe('BinStore.page', () => {
     expect([await ids('%'), await ids('_'), await ids('e_c')]).to.deep.equal([['pct'], ['snake'], ['snake']]);
   });
 
-  it('matches a filter in the id or the summary, ASCII letters in any case', async () => {
+  it('matches a filter in the id or the summary, in any case', async () => {
     await save('hello', { html: 'nothing here' });
     await save('other', { javascript: 'say("HELLO")' });
     await save('third', { css: 'p {}' });
     expect(await ids('Hello')).to.deep.equal(['other', 'hello']);
+  });
+
+  it('ignores case beyond ASCII letters too', async () => {
+    await save('umlaut', { html: '<p>Über Straße</p>' });
+    await save('greek', { html: '<p>ΣΟΦΙΑ</p>' });
+    expect([await ids('üBER'), await ids('σοφια')]).to.deep.equal([['umlaut'], ['greek']]);
   });
 
   it('keeps the list across a restart, and in step after it', async () => {
