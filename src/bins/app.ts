@@ -16,6 +16,7 @@ import { createLiveHub, type LiveHub } from './live-hub.js';
 import { liveRoutes } from './live-routes.js';
 import { apiCorsPolicy, fastApiReads } from './fast-read.js';
 import { keySession } from './key-session.js';
+import { listPage } from './list-page.js';
 import { createPages } from './pages.js';
 import { jsBinRedirects } from './redirects.js';
 import { framing } from './security-headers.js';
@@ -78,10 +79,11 @@ export function createBinApp({
     ctx.body = 'OK';
   });
 
-  // --- the editor, output pages and the editor's bundle, with ETags and 304s
+  // --- the editor, output pages, the bin list and the editor's bundle, with ETags and 304s
   app.use(conditionalGet());
   app.use(clientAssets());
   app.use(jsBinRedirects());
+  app.use(listPage({ store, config }));
   app.use(createPages({ store, compiler, live, config, framing: framing(config.output.frameAncestors) }));
 
   app.use(() => {

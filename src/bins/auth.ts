@@ -93,13 +93,29 @@ export function checkRead(ctx: Context, config: BinConfig, bin?: string): void {
   // Private answers: no shared cache may keep them for the next visitor.
   ctx.set('Cache-Control', 'private, no-store');
   if (requestKey(ctx) !== undefined) return checkAccess(ctx, config, 'read');
-  const session = sessionCookie(config);
-  const cookie = session && ctx.cookies.get(session.name);
-  if (cookie !== undefined && same(cookie, session!.value)) return;
+  if (hasSession(ctx, config)) return;
   const token = bin === undefined ? undefined : readToken(config, bin);
   const given = ctx.query[TOKEN_PARAM];
   if (token && typeof given === 'string' && same(given, token)) return;
   throw new HttpError(403, KEY_NEEDED);
+}
+
+/** True when the request carries the browser session cookie of the configured key. */
+function hasSession(ctx: Context, config: BinConfig): boolean {
+  const session = sessionCookie(config);
+  const cookie = session && ctx.cookies.get(session.name);
+  return cookie !== undefined && same(cookie, session!.value);
+}
+
+/**
+ * The guard of pages that show every bin (the list): whenever a key is configured they need it, in
+ * the request or as the session cookie, whatever the anonymous-read settings say; without one, open.
+ */
+export function checkOwner(ctx: Context, config: BinConfig): void {
+  if (!config.ownership.api_key) return;
+  ctx.set('Cache-Control', 'private, no-store');
+  if (requestKey(ctx) !== undefined) return checkAccess(ctx, config, 'admin');
+  if (!hasSession(ctx, config)) throw new HttpError(403, KEY_NEEDED);
 }
 
 /** Middleware form of checkAccess for one route. */

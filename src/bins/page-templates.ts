@@ -71,3 +71,8 @@ export function rootFrom(path: string): string {
   const depth = path.split('/').length - 2;
   return depth > 0 ? '../'.repeat(depth) : './';
 }
+
+/** The bin list page; `content` is markup made by list-page.ts, everything else is escaped. */
+export function listTemplate(values: Record<'root' | 'title' | 'q' | 'maxFilter' | 'content', string>): string {
+  return fill(template('list.html'), values, ['content']);
+}

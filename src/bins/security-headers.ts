@@ -70,3 +70,15 @@ export function setEditorHeaders(ctx: Context): void {
   ctx.set('Content-Security-Policy', EDITOR_CSP);
   ctx.set('X-Frame-Options', 'SAMEORIGIN');
 }
+
+/**
+ * The list page's policy: our markup and inline style only, no scripts at all (it needs none, and it
+ * shows every bin's summary), forms only to ourselves, framed by no other site.
+ */
+export const LIST_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
+
+/** Headers for the bin list page (/list). */
+export function setListHeaders(ctx: Context): void {
+  ctx.set('Content-Security-Policy', LIST_CSP);
+  ctx.set('X-Frame-Options', 'SAMEORIGIN');
+}

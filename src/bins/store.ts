@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { createKeyQueue } from '../store/key-queue.js';
 import { openSqliteKeyv, type SqliteKeyv } from '../store/sqlite.js';
+import { listing, pageBins, prepareListing, type BinPage, type PageQuery } from './bin-listing.js';
 import { randomId } from './ids.js';
 import { createTemplateStore, TEMPLATE_KEY, type TemplateStore } from './template-store.js';
 
@@ -19,8 +20,11 @@ export type Revision = {
 /** A revision with the bin and number it was found under. */
 export type StoredRevision = Revision & { bin: string; rev: number };
 
-/** The per-bin head record: `latest` is the newest revision still there (0 once all are deleted). */
-type Head = { latest: number; next: number; created: string; updated: string };
+/**
+ * The per-bin head record: `latest` is the newest revision still there (0 once all are deleted);
+ * `summary` and `folded` are that revision's (bin-listing.ts), kept here so the list never reads revisions.
+ */
+type Head = { latest: number; next: number; created: string; updated: string; summary?: string; folded?: string };
 
 export type BinSummary = { bin: string; revisions: StoredRevision[] };
 
@@ -41,6 +45,8 @@ export interface BinStore extends TemplateStore {
   revisions(bin: string): Promise<{ rev: number; created: string }[]>;
   /** Every bin with its revisions, newest bin first, revisions newest first. */
   list(): Promise<BinSummary[]>;
+  /** A page of bins with a revision, last saved first, optionally filtered; one bounded query each. */
+  page(query: PageQuery): Promise<BinPage>;
   close(): Promise<void>;
 }
 
@@ -49,7 +55,14 @@ const revKey = (bin: string, rev: number) => `${bin}/${rev}`;
 
 /** Opens the bins store on a SQLite file (Keyv namespace `bins`). */
 export async function openBinStore(file: string, cache?: CacheLimits): Promise<BinStore> {
-  return createBinStore(await openSqliteKeyv(file, { namespace: 'bins' }), cache);
+  const db = await openSqliteKeyv(file, { namespace: 'bins' });
+  try {
+    await prepareListing(db);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  return createBinStore(db, cache);
 }
 
 /** How much of the store is kept in memory: heads by count, revisions by their text size (0 = off). */
@@ -136,7 +149,7 @@ export function createBinStore(db: SqliteKeyv, cache: CacheLimits = DEFAULT_CACH
           const now = new Date().toISOString();
           const revision: Revision = { ...build(previous), created: now };
           const rev = head?.next ?? 1;
-          const nextHead: Head = { latest: rev, next: rev + 1, created: head?.created ?? now, updated: now };
+          const nextHead: Head = { latest: rev, next: rev + 1, created: head?.created ?? now, updated: now, ...listing(revision) };
           heads.delete(bin);
           await db.query(
             upsertTwo,
@@ -163,7 +176,9 @@ export function createBinStore(db: SqliteKeyv, cache: CacheLimits = DEFAULT_CACH
           // The head moves first: a crash before the row goes leaves it above the head, where no read finds it.
           let latest = target - 1;
           while (latest > 0 && !(await keyv.has(revKey(bin, latest)))) latest--;
-          await writeHead(bin, { ...head, latest, updated: new Date().toISOString() });
+          const shown = latest > 0 ? await readRevision(bin, latest) : undefined;
+          const updated = new Date().toISOString();
+          await writeHead(bin, { ...head, latest, updated, ...listing(shown ?? { html: '', javascript: '', css: '' }) });
         }
         revisions.delete(revKey(bin, target));
         await keyv.delete(revKey(bin, target));
@@ -214,6 +229,7 @@ export function createBinStore(db: SqliteKeyv, cache: CacheLimits = DEFAULT_CACH
     },
 
     ...createTemplateStore(keyv),
+    page: (query) => pageBins(db, query),
 
     close: () => db.close(),
   };
