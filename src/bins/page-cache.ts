@@ -13,7 +13,17 @@ export type PageCache = {
    * share one. `key` must name everything the bytes depend on (bin, revision number, variant).
    */
   get(key: string, render: () => Promise<Rendered>): Promise<CachedPage>;
+  /** The page under `key` if it is kept; never renders. */
+  peek(key: string): CachedPage | undefined;
 };
+
+/** What an output page's bytes depend on besides the revision (see createPages' output route). */
+export type OutputVariant = { quiet: boolean; root: string; named: boolean; token: string | undefined };
+
+/** The cache key of an output page: the revision, then quiet or the edit link and follow script's inputs. */
+export function outputKey(bin: string, rev: number, { quiet, root, named, token }: OutputVariant): string {
+  return `${bin}/${rev} ${quiet ? 'quiet' : `${root} ${named ? 'rev' : 'latest'} ${token ?? ''}`}`;
+}
 
 /**
  * Rendered output pages by (bin, revision, variant), bounded by their size in bytes (0 = none kept).
@@ -52,5 +62,6 @@ export function createPageCache(maxBytes: number): PageCache {
       }
       return (await pending).page;
     },
+    peek: (key) => pages?.get(key),
   };
 }

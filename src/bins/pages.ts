@@ -10,7 +10,7 @@ import { sendEmbed } from './embed-page.js';
 import { editorPage, rootFrom, starterHtml } from './page-templates.js';
 import { EDITOR_PATHS, OUTPUT_PATHS, PAGE_ROUTER, pageAddress, routeParams, type PageAddress } from './page-paths.js';
 import { applyOutputResponse, outputResponse } from './output-settings.js';
-import { createPageCache } from './page-cache.js';
+import { outputKey, type PageCache } from './page-cache.js';
 import { renderOutput, renderPage, renderPanel, type OutputOptions, type RawPanel } from './render.js';
 import type { Compiler } from './compiler.js';
 import type { LiveHub } from './live-hub.js';
@@ -25,7 +25,12 @@ export type PagesOptions = {
   config: BinConfig;
   /** Who may frame output pages (config output.frameAncestors). */
   framing: Framing;
+  /** Rendered output and source pages, shared with the fast path (fast-pages.ts). */
+  pages: PageCache;
 };
+
+/** Cache-Control of a page made of a revision alone: `fixed` when it is a numbered revision's. */
+export const pageCaching = (fixed: boolean): string => (fixed ? 'public, max-age=31536000, immutable' : 'no-cache');
 
 type Route = PageAddress & { extra: string | undefined };
 type Handler = (ctx: Context, route: Route) => Promise<void>;
@@ -37,9 +42,7 @@ const EXTENSIONS: Record<string, RawPanel> = { css: 'css', js: 'javascript' };
  * The editor and output routes (docs/bin-api.md § Pages); everything else passes on. Every page of a
  * bin is a read of it: the read guard runs before the bin is looked up, so a refusal tells nothing.
  */
-export function createPages({ store, compiler, live, config, framing }: PagesOptions): Middleware {
-  const pages = createPageCache(config.cache.pagesMB * 1024 * 1024);
-
+export function createPages({ store, compiler, live, config, framing, pages }: PagesOptions): Middleware {
   async function load(ctx: Context, route: Route): Promise<StoredRevision> {
     const bin = normalizeId(route.bin);
     checkRead(ctx, config, bin);
@@ -61,8 +64,7 @@ export function createPages({ store, compiler, live, config, framing }: PagesOpt
    */
   function caching(ctx: Context, route: Route): void {
     if (ctx.response.get('Cache-Control')) return;
-    const fixed = parseRev(route.rev) !== undefined && ctx.query.live === undefined;
-    ctx.set('Cache-Control', fixed ? 'public, max-age=31536000, immutable' : 'no-cache');
+    ctx.set('Cache-Control', pageCaching(parseRev(route.rev) !== undefined && ctx.query.live === undefined));
   }
 
   const newEditor = async (ctx: Context): Promise<void> => {
@@ -119,10 +121,8 @@ export function createPages({ store, compiler, live, config, framing }: PagesOpt
       sandboxed(ctx, 'html', await renderOutput(shown, compiler, options()), revision.settings);
       return;
     }
-    // Everything the bytes depend on besides the revision: quiet, or the edit link and the follow script,
-    // which name the root, the address's form and the read token.
-    const variant = quiet ? 'quiet' : `${root} ${named ? 'rev' : 'latest'} ${token ?? ''}`;
-    const page = await pages.get(`${revision.bin}/${revision.rev} ${variant}`, () => renderPage(revision, compiler, options()));
+    const key = outputKey(revision.bin, revision.rev, { quiet, root, named, token });
+    const page = await pages.get(key, () => renderPage(revision, compiler, options()));
     sandboxed(ctx, 'html', page.body, revision.settings, page.etag);
   };
 

@@ -1,0 +1,66 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Handler } from '../server/listen.js';
+import { parseRev } from './api-read.js';
+import { anonymousReads } from './auth.js';
+import type { BinConfig } from './config.js';
+import { ID_CHARS, normalizeId, REV_CHARS } from './ids.js';
+import { outputKey, type CachedPage, type PageCache } from './page-cache.js';
+import { rootFrom } from './page-templates.js';
+import { pageCaching } from './pages.js';
+import { outputHeaders, type Framing } from './security-headers.js';
+import type { BinStore, Settings } from './store.js';
+
+// The output addresses (page-paths.ts OUTPUT_PATHS and `.html`), as the routes match them: case-sensitive,
+// no trailing slash, no query string (so no api_key, ?live or ?quiet), percent-free.
+const OUTPUT = new RegExp(`^/(${ID_CHARS})(?:/(${REV_CHARS}))?(/quiet|\\.html)?$`);
+
+export type FastPagesOptions = { store: BinStore; config: BinConfig; framing: Framing; pages: PageCache };
+
+/**
+ * GET and HEAD of an output page already rendered and kept, answered before Koa's middleware chain (Koa
+ * alone cost four times a bare server's CPU per page; measured in bench/bins.js). It sends the bytes and
+ * headers the Koa route sent (the same cache entry, outputHeaders, pageCaching). Anything else goes to
+ * `fallback`, the Koa app: reads that need the key, any Authorization or conditional request, event streams,
+ * a bin with its own status or headers, a page not kept yet, a revision not there, and any failure.
+ */
+export function fastPages({ store, config, framing, pages }: FastPagesOptions, fallback: Handler): Handler {
+  const security = outputHeaders(framing);
+  const open = anonymousReads(config);
+  return (req, res) => {
+    const { headers } = req;
+    const match =
+      open &&
+      (req.method === 'GET' || req.method === 'HEAD') &&
+      headers.authorization === undefined &&
+      headers['if-none-match'] === undefined &&
+      headers['if-modified-since'] === undefined &&
+      !(headers.accept ?? '').includes('text/event-stream')
+        ? OUTPUT.exec(req.url ?? '')
+        : null;
+    const bin = match && normalizeId(match[1]!);
+    if (!bin) return fallback(req, res);
+    const rev = parseRev(match[2]);
+    store.get(bin, rev).then((revision) => {
+      if (!revision || ownResponse(revision.settings)) return fallback(req, res);
+      const variant = { quiet: match[3] === '/quiet', root: rootFrom(req.url!), named: rev !== undefined, token: undefined };
+      const page = pages.peek(outputKey(bin, revision.rev, variant));
+      if (!page) return fallback(req, res);
+      send(req, res, page, [['Cache-Control', pageCaching(rev !== undefined)], ...security]);
+    }, () => fallback(req, res));
+  };
+}
+
+/** A bin that sets its own status or headers is left to the Koa route (output-settings.ts). */
+function ownResponse(settings: Settings): boolean {
+  return settings.statusCode != null || settings.headers != null;
+}
+
+function send(req: IncomingMessage, res: ServerResponse, page: CachedPage, extra: [string, string][]): void {
+  if (res.destroyed) return;
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.setHeader('Content-Length', page.body.length);
+  res.setHeader('ETag', `"${page.etag}"`);
+  for (const [name, value] of extra) res.setHeader(name, value);
+  res.end(req.method === 'HEAD' ? undefined : page.body);
+}
