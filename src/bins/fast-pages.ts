@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Handler } from '../server/listen.js';
 import { parseRev } from './api-read.js';
 import { anonymousReads } from './auth.js';
@@ -24,8 +23,21 @@ export type FastPagesOptions = { store: BinStore; config: BinConfig; framing: Fr
  * a bin with its own status or headers, a page not kept yet, a revision not there, and any failure.
  */
 export function fastPages({ store, config, framing, pages }: FastPagesOptions, fallback: Handler): Handler {
-  const security = outputHeaders(framing);
+  const security = outputHeaders(framing).flat();
   const open = anonymousReads(config);
+  // Each kept page's head, built once per Cache-Control (a quiet page is one entry for /:bin and /:bin/:rev).
+  const heads = { true: new WeakMap<CachedPage, string[]>(), false: new WeakMap<CachedPage, string[]>() };
+  const headOf = (page: CachedPage, fixed: boolean): string[] => {
+    let head = heads[`${fixed}`].get(page);
+    if (!head) {
+      head = [
+        ...['Content-Type', 'text/html; charset=utf-8', 'Content-Length', String(page.body.length)],
+        ...['ETag', `"${page.etag}"`, 'Cache-Control', pageCaching(fixed), ...security],
+      ];
+      heads[`${fixed}`].set(page, head);
+    }
+    return head;
+  };
   return (req, res) => {
     const { headers } = req;
     const match =
@@ -45,7 +57,9 @@ export function fastPages({ store, config, framing, pages }: FastPagesOptions, f
       const variant = { quiet: match[3] === '/quiet', root: rootFrom(req.url!), named: rev !== undefined, token: undefined };
       const page = pages.peek(outputKey(bin, revision.rev, variant));
       if (!page) return fallback(req, res);
-      send(req, res, page, [['Cache-Control', pageCaching(rev !== undefined)], ...security]);
+      if (res.destroyed) return;
+      res.writeHead(200, headOf(page, rev !== undefined));
+      res.end(req.method === 'HEAD' ? undefined : page.body);
     }, () => fallback(req, res));
   };
 }
@@ -53,14 +67,4 @@ export function fastPages({ store, config, framing, pages }: FastPagesOptions, f
 /** A bin that sets its own status or headers is left to the Koa route (output-settings.ts). */
 function ownResponse(settings: Settings): boolean {
   return settings.statusCode != null || settings.headers != null;
-}
-
-function send(req: IncomingMessage, res: ServerResponse, page: CachedPage, extra: [string, string][]): void {
-  if (res.destroyed) return;
-  res.statusCode = 200;
-  res.setHeader('Content-Type', 'text/html; charset=utf-8');
-  res.setHeader('Content-Length', page.body.length);
-  res.setHeader('ETag', `"${page.etag}"`);
-  for (const [name, value] of extra) res.setHeader(name, value);
-  res.end(req.method === 'HEAD' ? undefined : page.body);
 }
