@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
+import { createPageCache, type Rendered } from '../../src/bins/page-cache.js';
 import { KEYED, OPEN, startBinServer, type TestBinServer } from '../helpers/bin-server.js';
 
 const KEY = { Authorization: `token ${KEYED.ownership.api_key}` };
@@ -82,5 +84,55 @@ describe('rendered output pages kept in memory', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('createPageCache', () => {
+  /** A render that counts its calls. */
+  const counted = (rendered: Rendered) => {
+    const render = async () => {
+      render.calls++;
+      return rendered;
+    };
+    render.calls = 0;
+    return render;
+  };
+
+  it('renders a page once and keeps it with the ETag of its bytes', async () => {
+    const cache = createPageCache(1024);
+    const render = counted({ html: '<p>é</p>', transient: false });
+    await cache.get('a', render);
+    const page = await cache.get('a', render);
+    const etag = createHash('sha1').update('<p>é</p>').digest('base64url');
+    expect([render.calls, page.body.toString(), page.etag]).to.deep.equal([1, '<p>é</p>', etag]);
+  });
+
+  it('shares one render among reads of a key at once', async () => {
+    const cache = createPageCache(1024);
+    const render = counted({ html: 'x', transient: false });
+    await Promise.all([cache.get('a', render), cache.get('a', render), cache.get('a', render)]);
+    expect(render.calls).to.equal(1);
+  });
+
+  it('does not keep a page whose compile failed for a passing reason', async () => {
+    const cache = createPageCache(1024);
+    const render = counted({ html: 'timed out', transient: true });
+    await cache.get('a', render);
+    await cache.get('a', render);
+    expect([render.calls, cache.peek('a')]).to.deep.equal([2, undefined]);
+  });
+
+  it('keeps nothing with a size of 0', async () => {
+    const cache = createPageCache(0);
+    await cache.get('a', counted({ html: 'x', transient: false }));
+    expect(cache.peek('a')).to.equal(undefined);
+  });
+
+  it('lets the oldest page go beyond its size in bytes', async () => {
+    const cache = createPageCache(400); // two of these pages and their keys
+    await cache.get('a', counted({ html: 'a'.repeat(100), transient: false }));
+    await cache.get('b', counted({ html: 'b'.repeat(100), transient: false }));
+    await cache.get('c', counted({ html: 'c'.repeat(100), transient: false }));
+    expect(['a', 'b', 'c'].map((key) => cache.peek(key) !== undefined)).to.deep.equal([false, true, true]);
   });
 });
