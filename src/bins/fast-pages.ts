@@ -20,7 +20,7 @@ export type FastPagesOptions = { store: BinStore; config: BinConfig; framing: Fr
  * alone cost four times a bare server's CPU per page; measured in bench/bins.js). It sends the bytes and
  * headers the Koa route sent (the same cache entry, outputHeaders, pageCaching). Anything else goes to
  * `fallback`, the Koa app: reads that need the key, any Authorization or conditional request, event streams,
- * a bin with its own status or headers, a page not kept yet, a revision not there, and any failure.
+ * a bin with its own status or headers, a page not kept yet, a revision not there or not in memory.
  */
 export function fastPages({ store, config, framing, pages }: FastPagesOptions, fallback: Handler): Handler {
   const security = outputHeaders(framing).flat();
@@ -52,15 +52,14 @@ export function fastPages({ store, config, framing, pages }: FastPagesOptions, f
     const bin = match && normalizeId(match[1]!);
     if (!bin) return fallback(req, res);
     const rev = parseRev(match[2]);
-    store.get(bin, rev).then((revision) => {
-      if (!revision || ownResponse(revision.settings)) return fallback(req, res);
-      const variant = { quiet: match[3] === '/quiet', root: rootFrom(req.url!), named: rev !== undefined, token: undefined };
-      const page = pages.peek(outputKey(bin, revision.rev, variant));
-      if (!page) return fallback(req, res);
-      if (res.destroyed) return;
-      res.writeHead(200, headOf(page, rev !== undefined));
-      res.end(req.method === 'HEAD' ? undefined : page.body);
-    }, () => fallback(req, res));
+    // From memory only: a read that would wait on SQLite, or a revision not there, is the Koa route's.
+    const revision = store.peek(bin, rev);
+    if (!revision || ownResponse(revision.settings)) return fallback(req, res);
+    const variant = { quiet: match[3] === '/quiet', root: rootFrom(req.url!), named: rev !== undefined, token: undefined };
+    const page = pages.peek(outputKey(bin, revision.rev, variant));
+    if (!page) return fallback(req, res);
+    res.writeHead(200, headOf(page, rev !== undefined));
+    res.end(req.method === 'HEAD' ? undefined : page.body);
   };
 }
 

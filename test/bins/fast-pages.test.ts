@@ -140,6 +140,20 @@ describe('what the fast path for output pages leaves to the Koa app', () => {
     ['a POST', { method: 'POST', path: '/hot' }],
     ['a trailing slash', { path: '/hot/' }],
   ];
+  it('leaves a revision the store does not keep in memory to the Koa app', async () => {
+    const uncached = await openBinStore(join(temp.dir, 'bins.sqlite'), { heads: 0, revisionBytes: 0 });
+    const handler = fastPages({ store: uncached, config: binConfigWith({}), framing: framing("'self'"), pages }, (_req, res) =>
+      res.end(FALLBACK),
+    );
+    const other = await listen(handler, 0, '127.0.0.1');
+    try {
+      expect((await answer(other, { path: '/hot' })).body).to.equal(FALLBACK);
+    } finally {
+      await other.close(100);
+      await uncached.close();
+    }
+  });
+
   for (const [what, request] of left) {
     it(`leaves ${what} to the Koa app`, async () => {
       expect((await answer(server, request)).body).to.equal(FALLBACK);
