@@ -9,9 +9,9 @@ import type { Settings } from './store.js';
  * sets may touch cookies, the sandbox policy, framing, caching or what a proxy in front would act on.
  */
 
-export const MAX_HEADERS = 20;
+const MAX_HEADERS = 20;
 /** Bytes of a header's name and value together. */
-export const MAX_HEADER_BYTES = 1024;
+const MAX_HEADER_BYTES = 1024;
 
 const STATUS_RULE = 'an integer from 200–203, 207–299 or 400–599';
 
