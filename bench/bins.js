@@ -13,11 +13,16 @@ const OPEN = { SNIPPETKIT_API_ALLOWANONYMOUSREADWRITE: 'true' };
 /** Store sizes for the growth rows; BENCH_GROWTH=1000,100000 skips the 1 M fill (about a minute). */
 const GROWTH = (process.env.BENCH_GROWTH ?? '1000,100000,1000000').split(',').map(Number);
 const PER_BIN = 10;
+/** Parts of this group to run: BENCH_BINS=reads measures the read rows alone. */
+const PARTS = (process.env.BENCH_BINS ?? 'reads,saves,growth,cold').split(',');
 
 export async function run() {
   const dir = mkdtempSync(join(tmpdir(), 'snippetkit-bench-'));
   try {
-    return [...(await reads(dir)), ...(await saves(dir)), ...(await growth(dir)), ...(await coldStarts(dir))];
+    const parts = { reads, saves, growth, cold: coldStarts };
+    const rows = [];
+    for (const [name, part] of Object.entries(parts)) if (PARTS.includes(name)) rows.push(...(await part(dir)));
+    return rows;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -31,9 +36,10 @@ async function reads(dir) {
   const bares = [];
   try {
     const rows = [];
-    for (const [title, path] of [
+    for (const [title, path, target] of [
       ['bin GET /api/:bin (100 k revs)', '/api/fill5000'],
-      ['bin GET /:bin output (100 k revs)', '/fill5000'],
+      ['bin GET /:bin output, latest (100 k revs)', '/fill5000', '≥ 0.6'],
+      ['bin GET /:bin/:rev output (100 k revs)', '/fill5000/3', '≥ 0.75'],
     ]) {
       const url = bins.url + path;
       const bare = await startBareLike(url, dir);
@@ -41,7 +47,7 @@ async function reads(dir) {
       const targets = { subject: { url, pid: bins.pid }, base: bare };
       for (const server of Object.values(targets)) await load(server, { duration: 1 }); // warm up
       log(`${title}: measuring`);
-      rows.push(versusBare(title, await paired(load, targets)));
+      rows.push(versusBare(title, await paired(load, targets), target));
     }
     return rows;
   } finally {

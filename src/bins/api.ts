@@ -5,6 +5,7 @@ import { checkRead, requireAccess } from './auth.js';
 import type { BinConfig } from './config.js';
 import { parseRev, readAnswer } from './api-read.js';
 import { normalizeId } from './ids.js';
+import { checkHeaderCount } from './output-settings.js';
 import { mergeSettings, readSaveBody, readSaveInput } from './save-input.js';
 import type { BinStore } from './store.js';
 import { summarize } from './summary.js';
@@ -39,12 +40,11 @@ export function createApiRouter({ store, config }: ApiOptions): Router {
 
   async function save(ctx: Context, bin: string | undefined): Promise<void> {
     const input = readSaveInput(await readSaveBody(ctx, config['max-request-size']), config);
-    const saved = await store.append(bin, (previous) => ({
-      html: input.html,
-      javascript: input.javascript,
-      css: input.css,
-      settings: mergeSettings(previous?.settings ?? {}, input.settings),
-    }));
+    const saved = await store.append(bin, (previous) => {
+      const settings = mergeSettings(previous?.settings ?? {}, input.settings);
+      checkHeaderCount(settings); // thrown before anything is written
+      return { html: input.html, javascript: input.javascript, css: input.css, settings };
+    });
     ctx.body = { url: saved.bin, snapshot: saved.rev, summary: summarize(saved.html, saved.javascript, saved.css) };
   }
 

@@ -14,9 +14,11 @@ import type { BinConfig } from './config.js';
 import { errorPage, rootFrom } from './page-templates.js';
 import { createLiveHub, type LiveHub } from './live-hub.js';
 import { liveRoutes } from './live-routes.js';
+import { fastPages } from './fast-pages.js';
 import { apiCorsPolicy, fastApiReads } from './fast-read.js';
 import { keySession } from './key-session.js';
 import { listPage } from './list-page.js';
+import { createPageCache, type PageCache } from './page-cache.js';
 import { createPages } from './pages.js';
 import { jsBinRedirects } from './redirects.js';
 import { framing } from './security-headers.js';
@@ -30,6 +32,8 @@ export type BinAppOptions = {
   compiler?: Compiler;
   /** Live sharing's event streams (SSE). */
   live?: LiveHub;
+  /** Rendered output pages; by default config `cache.pagesMB` of them. */
+  pages?: PageCache;
 };
 
 /** The bin server as a Koa app; it never listens, reads the environment or prints. */
@@ -39,6 +43,7 @@ export function createBinApp({
   logger = silentLogger,
   compiler = createCompiler(),
   live = createLiveHub(),
+  pages = createPageCache(config.cache.pagesMB * 1024 * 1024),
 }: BinAppOptions): Koa {
   const app = new Koa();
   // Every save, whatever route makes it, moves the bin's followers on to the new revision.
@@ -84,7 +89,7 @@ export function createBinApp({
   app.use(clientAssets());
   app.use(jsBinRedirects());
   app.use(listPage({ store, config }));
-  app.use(createPages({ store, compiler, live, config, framing: framing(config.output.frameAncestors) }));
+  app.use(createPages({ store, compiler, live, config, framing: framing(config.output.frameAncestors), pages }));
 
   app.use(() => {
     throw new HttpError(404, 'not found');
@@ -93,10 +98,14 @@ export function createBinApp({
 }
 
 /**
- * The server's request handler: the Koa app, behind the fast path for anonymous API reads.
- * What the CLI listens with; createBinApp alone serves everything the same way, only slower.
+ * The server's request handler: the Koa app, behind the fast paths for anonymous API reads and kept
+ * output pages. What the CLI listens with; createBinApp alone serves everything the same way, only slower.
  */
 export function createBinHandler(options: BinAppOptions): Handler {
-  return fastApiReads(options.store, options.config, createBinApp(options).callback());
+  const { store, config } = options;
+  const pages = options.pages ?? createPageCache(config.cache.pagesMB * 1024 * 1024);
+  const app = createBinApp({ ...options, pages }).callback();
+  const fast = fastPages({ store, config, framing: framing(config.output.frameAncestors), pages }, app);
+  return fastApiReads(store, config, fast);
 }
 

@@ -42,6 +42,8 @@ export const binConfigSchema = object({
     revisionsMB: wholeNumber,
     /** How many bins' head records (their latest revision number) stay in memory. */
     heads: wholeNumber,
+    /** Memory for rendered output pages, in MB (0 = none: every read renders). */
+    pagesMB: wholeNumber,
   }),
 });
 

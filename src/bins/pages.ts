@@ -9,12 +9,14 @@ import { normalizeId } from './ids.js';
 import { sendEmbed } from './embed-page.js';
 import { editorPage, rootFrom } from './page-templates.js';
 import { EDITOR_PATHS, OUTPUT_PATHS, PAGE_ROUTER, pageAddress, routeParams, type PageAddress } from './page-paths.js';
-import { renderOutput, renderPanel, type RawPanel } from './render.js';
+import { applyOutputResponse, outputResponse } from './output-settings.js';
+import { outputKey, type PageCache } from './page-cache.js';
+import { renderOutput, renderPage, renderPanel, type OutputOptions, type RawPanel } from './render.js';
 import type { Compiler } from './compiler.js';
 import type { LiveHub } from './live-hub.js';
 import { followScript } from './live-script.js';
 import { setEditorHeaders, setOutputHeaders, type Framing } from './security-headers.js';
-import type { BinStore, StoredRevision } from './store.js';
+import type { BinStore, Settings, StoredRevision } from './store.js';
 import { builtInStart, startingPoint } from './template-routes.js';
 
 export type PagesOptions = {
@@ -24,7 +26,12 @@ export type PagesOptions = {
   config: BinConfig;
   /** Who may frame output pages (config output.frameAncestors). */
   framing: Framing;
+  /** Rendered output and source pages, shared with the fast path (fast-pages.ts). */
+  pages: PageCache;
 };
+
+/** Cache-Control of a page made of a revision alone: `fixed` when it is a numbered revision's. */
+export const pageCaching = (fixed: boolean): string => (fixed ? 'public, max-age=31536000, immutable' : 'no-cache');
 
 type Route = PageAddress & { extra: string | undefined };
 type Handler = (ctx: Context, route: Route) => Promise<void>;
@@ -36,7 +43,7 @@ const EXTENSIONS: Record<string, RawPanel> = { css: 'css', js: 'javascript' };
  * The editor and output routes (docs/bin-api.md § Pages); everything else passes on. Every page of a
  * bin is a read of it: the read guard runs before the bin is looked up, so a refusal tells nothing.
  */
-export function createPages({ store, compiler, live, config, framing }: PagesOptions): Middleware {
+export function createPages({ store, compiler, live, config, framing, pages }: PagesOptions): Middleware {
   async function load(ctx: Context, route: Route): Promise<StoredRevision> {
     const bin = normalizeId(route.bin);
     checkRead(ctx, config, bin);
@@ -58,8 +65,7 @@ export function createPages({ store, compiler, live, config, framing }: PagesOpt
    */
   function caching(ctx: Context, route: Route): void {
     if (ctx.response.get('Cache-Control')) return;
-    const fixed = parseRev(route.rev) !== undefined && ctx.query.live === undefined;
-    ctx.set('Cache-Control', fixed ? 'public, max-age=31536000, immutable' : 'no-cache');
+    ctx.set('Cache-Control', pageCaching(parseRev(route.rev) !== undefined && ctx.query.live === undefined));
   }
 
   /** A reader who may not read bins (when reads need the key) may not read the template either. */
@@ -115,14 +121,23 @@ export function createPages({ store, compiler, live, config, framing }: PagesOpt
     // When reads need the key, the page's own requests (and its edit link, followed from an opaque
     // origin) carry its bin's read capability instead of a cookie.
     const token = readToken(config, revision.bin);
-    const capability = token ? `?${TOKEN_PARAM}=${token}` : '';
-    const editUrl = `${root}${revision.bin}${named ? `/${revision.rev}` : ''}/edit${capability}`;
-    // ?live: the panels the bin's editor last broadcast (a page following it reloads so), else the revision.
-    const state = ctx.query.live !== undefined ? live.state(revision.bin) : undefined;
-    const shown = state ? { ...revision, ...state.panels, settings: { ...revision.settings, processors: state.processors } } : revision;
-    const prelude = followScript({ bin: revision.bin, rev: named ? revision.rev : undefined, root, token });
-    const options = quiet ? { bare: true, client: ctx.ip } : { editUrl, prelude, client: ctx.ip };
-    sandboxed(ctx, 'html', await renderOutput(shown, compiler, options));
+    const options = (): OutputOptions => {
+      if (quiet) return { bare: true, client: ctx.ip };
+      const capability = token ? `?${TOKEN_PARAM}=${token}` : '';
+      const editUrl = `${root}${revision.bin}${named ? `/${revision.rev}` : ''}/edit${capability}`;
+      const prelude = followScript({ bin: revision.bin, rev: named ? revision.rev : undefined, root, token });
+      return { editUrl, prelude, client: ctx.ip };
+    };
+    if (ctx.query.live !== undefined) {
+      // ?live: the panels the bin's editor last broadcast (a page following it reloads so), else the revision.
+      const state = live.state(revision.bin);
+      const shown = state ? { ...revision, ...state.panels, settings: { ...revision.settings, processors: state.processors } } : revision;
+      sandboxed(ctx, 'html', await renderOutput(shown, compiler, options()), revision.settings);
+      return;
+    }
+    const key = outputKey(revision.bin, revision.rev, { quiet, root, named, token });
+    const page = await pages.get(key, () => renderPage(revision, compiler, options()));
+    sandboxed(ctx, 'html', page.body, revision.settings, page.etag);
   };
 
   const embed: Handler = async (ctx, route) => {
@@ -139,25 +154,34 @@ export function createPages({ store, compiler, live, config, framing }: PagesOpt
   const panel: Handler = async (ctx, route) => {
     const revision = await loadFixed(ctx, route);
     const name = EXTENSIONS[route.extra!];
-    sandboxed(ctx, PANEL_TYPES[name], await renderPanel(revision, name, compiler, ctx.ip));
+    sandboxed(ctx, PANEL_TYPES[name], await renderPanel(revision, name, compiler, ctx.ip), revision.settings);
   };
 
   const source: Handler = async (ctx, route) => {
     const revision = await loadFixed(ctx, route);
-    const page = await renderOutput(revision, compiler, { client: ctx.ip });
+    const render = () => renderPage(revision, compiler, { client: ctx.ip });
+    const page = await pages.get(`${revision.bin}/${revision.rev} source`, render);
+    // Our views of the bin's code: sent as 200 without its status and headers, which are its output's.
     if (route.extra === 'download') {
       ctx.attachment(`${revision.bin}.${revision.rev}.html`);
-      sandboxed(ctx, 'html', page);
+      sandboxed(ctx, 'html', page.body, undefined, page.etag);
     } else {
-      sandboxed(ctx, 'text', page);
+      sandboxed(ctx, 'text', page.body, undefined, page.etag);
     }
   };
 
-  /** A body made of the bin's own code: see setOutputHeaders. */
-  function sandboxed(ctx: Context, type: string, body: string): void {
-    setOutputHeaders(ctx, framing);
+  /**
+   * A body made of the bin's own code, sent with the status and headers its `settings` ask for (its
+   * output, not our views of its source), then the security headers (setOutputHeaders), which win.
+   * `etag` is that of a kept page, so conditionalGet need not hash it again.
+   */
+  function sandboxed(ctx: Context, type: string, body: string | Buffer, settings?: Settings, etag?: string): void {
     ctx.type = type;
     ctx.body = body;
+    if (settings) applyOutputResponse(ctx, outputResponse(settings));
+    // A bin's own status has no ETag, so it is never answered with a 304 (conditional.ts).
+    if (etag && ctx.status === 200) ctx.etag = etag;
+    setOutputHeaders(ctx, framing);
   }
 
   /** `handler` for a matched route whose bin and revision can be one; `extra` is the route's last word. */

@@ -2,13 +2,18 @@ import { LRUCache } from 'lru-cache';
 import { assemble, type Panels } from '../shared/assemble.js';
 import { protectLoops } from '../shared/loop-protect.js';
 import { describeError, PANELS, processorsOf, type PanelName } from '../shared/processors.js';
+import { isTransient } from './compile-pool.js';
 import type { Compiler } from './compiler.js';
+import type { Rendered } from './page-cache.js';
 import type { StoredRevision } from './store.js';
 
 export type { PanelName };
 
-/** The panels after their preprocessors, and a message for each that failed to compile (its panel is then ""). */
-export type OutputPanels = { panels: Panels; errors: string[] };
+/**
+ * The panels after their preprocessors, and a message for each that failed to compile (its panel is then "");
+ * `transient` when a failure may go otherwise next time (a timeout, a full queue).
+ */
+export type OutputPanels = { panels: Panels; errors: string[]; transient: boolean };
 
 // Parsing a bin's JavaScript costs about a millisecond per 100 KB: kept per source, so reading an output page
 // again (anyone may, as often as they like) does not parse it again.
@@ -40,7 +45,7 @@ export async function outputPanels(revision: StoredRevision, compiler: Compiler,
     if (result.ok) panels[name] = name === 'javascript' ? guarded(result.code) : result.code;
     else errors.push(describeError(processors[name], result.error));
   });
-  return { panels, errors };
+  return { panels, errors, transient: results.some(isTransient) };
 }
 
 export type OutputOptions = {
@@ -55,13 +60,19 @@ export type OutputOptions = {
 };
 
 /** A revision's output page, by the same rules as the editor's preview (src/shared/assemble.ts). */
-export async function renderOutput(
+export async function renderOutput(revision: StoredRevision, compiler: Compiler, options: OutputOptions = {}): Promise<string> {
+  return (await renderPage(revision, compiler, options)).html;
+}
+
+/** renderOutput, saying whether the page may be kept (src/bins/page-cache.ts). */
+export async function renderPage(
   revision: StoredRevision,
   compiler: Compiler,
   { editUrl, prelude, client, bare }: OutputOptions = {},
-): Promise<string> {
-  const { panels, errors } = await outputPanels(revision, compiler, client);
-  return assemble(panels, { editUrl, prelude, errors, label: bare ? undefined : `${revision.bin}/${revision.rev}` });
+): Promise<Rendered> {
+  const { panels, errors, transient } = await outputPanels(revision, compiler, client);
+  const label = bare ? undefined : `${revision.bin}/${revision.rev}`;
+  return { html: assemble(panels, { editUrl, prelude, errors, label }), transient };
 }
 
 /** The panels served alone (`.html` is the whole output page). */

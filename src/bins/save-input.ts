@@ -4,6 +4,7 @@ import { parseForm } from '../http/form.js';
 import { isJsonObject, readJsonBody } from '../http/json-body.js';
 import { hasBody, readBodyText } from '../http/read-body.js';
 import type { BinConfig } from './config.js';
+import { checkOutputSettings } from './output-settings.js';
 import type { Settings } from './store.js';
 import { PANELS } from '../shared/processors.js';
 
@@ -11,7 +12,6 @@ export const NO_CONTENT = 'Unable to save: The bin has no content';
 export const BLACKLISTED = 'Unable to save: Post contains blacklisted content';
 
 export type SaveInput = { html: string; javascript: string; css: string; settings: Settings | undefined };
-
 
 /**
  * The body of a save, form-encoded (JS Bin's) or JSON (what jsbin-client sends); read strictly,
@@ -64,6 +64,7 @@ function readSettings(value: unknown): Settings | undefined {
   if (depth(parsed) > MAX_SETTINGS_DEPTH) {
     throw new HttpError(400, `settings are nested more than ${MAX_SETTINGS_DEPTH} levels deep`, 'settings');
   }
+  checkOutputSettings(parsed);
   return parsed;
 }
 

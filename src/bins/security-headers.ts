@@ -59,10 +59,17 @@ export function framing(frameAncestors: string): Framing {
 }
 
 /** Headers for a body made of the bin's own code: opaque origin, framing rules, no MIME sniffing. */
+export function outputHeaders(rules: Framing): [string, string][] {
+  return [
+    ['Content-Security-Policy', `${OUTPUT_SANDBOX}; ${rules.csp}`],
+    ...(rules.xFrameOptions ? [['X-Frame-Options', rules.xFrameOptions] as [string, string]] : []),
+    ['X-Content-Type-Options', 'nosniff'],
+  ];
+}
+
+/** Sets outputHeaders on `ctx`. */
 export function setOutputHeaders(ctx: Context, rules: Framing): void {
-  ctx.set('Content-Security-Policy', `${OUTPUT_SANDBOX}; ${rules.csp}`);
-  if (rules.xFrameOptions) ctx.set('X-Frame-Options', rules.xFrameOptions);
-  ctx.set('X-Content-Type-Options', 'nosniff');
+  for (const [name, value] of outputHeaders(rules)) ctx.set(name, value);
 }
 
 /** Headers for the editor page (/, /:bin/edit, /:bin/watch). */

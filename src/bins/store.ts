@@ -33,6 +33,8 @@ export interface BinStore extends TemplateStore {
   readonly file: string;
   /** A revision, or the latest when `rev` is undefined; undefined when there is none. */
   get(bin: string, rev?: number): Promise<StoredRevision | undefined>;
+  /** `get` answered from memory alone, synchronously: undefined also when the head or the revision is not kept. */
+  peek(bin: string, rev?: number): StoredRevision | undefined;
   /**
    * Appends a revision, to `bin` (claimed if new) or to a fresh random id when `bin` is undefined.
    * `build` gets the bin's latest revision (if any) under the bin's lock, so its result can derive
@@ -136,6 +138,15 @@ export function createBinStore(db: SqliteKeyv, cache: CacheLimits = DEFAULT_CACH
       // Only revisions the head counts are there (a deleted latest leaves its number behind).
       if (rev !== undefined && rev > head.latest) return undefined;
       return readRevision(bin, rev ?? head.latest);
+    },
+
+    peek(bin, rev) {
+      const head = heads.get(bin);
+      // The head leaves the cache while a save or delete writes it: then nothing is answered from memory.
+      if (!head || head.latest === 0 || (rev !== undefined && rev > head.latest)) return undefined;
+      const target = rev ?? head.latest;
+      const revision = revisions.get(revKey(bin, target));
+      return revision && { ...revision, bin, rev: target };
     },
 
     async append(requested, build) {

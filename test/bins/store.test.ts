@@ -88,6 +88,30 @@ describe('BinStore.revisions', () => {
   });
 });
 
+describe('BinStore.peek', () => {
+  let server: TestBinServer;
+  beforeEach(async () => {
+    server = await startBinServer(OPEN);
+  });
+  afterEach(() => server.close());
+  const save = (html: string) => server.store.append('peeked', () => ({ html, javascript: '', css: '', settings: {} }));
+  const peek = (rev?: number) => server.store.peek('peeked', rev)?.html;
+
+  it('answers what get answers, from memory', async () => {
+    await save('one');
+    await save('two');
+    expect([peek(), peek(1), peek(2), peek(3)]).to.deep.equal(['two', 'one', 'two', undefined]);
+    expect(server.store.peek('peeked')).to.deep.equal(await server.store.get('peeked'));
+  });
+
+  it('answers nothing for a deleted revision, and the one before for a deleted latest', async () => {
+    for (const html of ['one', 'two', 'three']) await save(html);
+    await server.store.remove('peeked', 2);
+    await server.store.remove('peeked');
+    expect([peek(), peek(1), peek(2), peek(3)]).to.deep.equal(['one', 'one', undefined, undefined]);
+  });
+});
+
 describe('bin storage with the memory caches off', () => {
   let server: TestBinServer;
   beforeEach(async () => {
@@ -103,5 +127,10 @@ describe('bin storage with the memory caches off', () => {
     for (const [i, answer] of answers.entries()) {
       expect((await (await server.fetch(`/api/nocache/${answer.snapshot}`)).json()).html).to.equal(`n${i}`);
     }
+  });
+
+  it('peeks nothing: every read goes to get', async () => {
+    await server.postForm('/api/nocache/save', { html: 'x' });
+    expect(server.store.peek('nocache', 1)).to.equal(undefined);
   });
 });
