@@ -1,8 +1,8 @@
 import { normalizeId } from './ids.js';
 import type { BinStore, StoredRevision } from './store.js';
 
-/** A finished answer to GET /api/:bin[/:rev]: the status and the JSON text to send. */
-export type ReadAnswer = { status: number; json: string };
+/** A finished answer to GET /api/:bin[/:rev]: the status, the JSON text to send and its ETag. */
+export type ReadAnswer = { status: number; json: string; etag?: string };
 
 export const NOT_FOUND_JSON = '{"error":"not found"}';
 
@@ -38,5 +38,13 @@ export async function readAnswer(store: BinStore, rawBin: string, rawRev: string
   const bin = normalizeId(rawBin);
   const revision = bin && (await store.get(bin, parseRev(rawRev)));
   if (!revision) return { status: 404, json: NOT_FOUND_JSON };
-  return { status: 200, json: JSON.stringify(revisionBody(revision)) };
+  return { status: 200, json: JSON.stringify(revisionBody(revision)), etag: revisionTag(revision) };
+}
+
+/**
+ * A revision's ETag, with no hashing: a bin never gives a number twice and a revision never changes, so the
+ * bin, number and save time name its bytes (the time tells apart a bin of the same name in another data file).
+ */
+export function revisionTag(revision: StoredRevision): string {
+  return `"${revision.bin}.${revision.rev}.${Date.parse(revision.created).toString(36)}"`;
 }

@@ -1,7 +1,8 @@
+import fresh from 'fresh';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { corsHeaders, type CorsPolicy } from '../http/cors.js';
 import type { Handler } from '../server/listen.js';
-import { readAnswer } from './api-read.js';
+import { readAnswer, type ReadAnswer } from './api-read.js';
 import type { BinConfig } from './config.js';
 import { ID_CHARS, REV_CHARS } from './ids.js';
 import type { BinStore } from './store.js';
@@ -43,19 +44,26 @@ export function fastApiReads(store: BinStore, config: BinConfig, fallback: Handl
         : null;
     if (!match || NOT_BINS.has(match[1]!.toLowerCase())) return fallback(req, res);
     readAnswer(store, match[1]!, match[2]).then(
-      (answer) => send(req, res, answer.status, answer.json, cors),
+      (answer) => send(req, res, answer, cors),
       () => fallback(req, res),
     );
   };
 }
 
-function send(req: IncomingMessage, res: ServerResponse, status: number, json: string, cors: CorsPolicy): void {
+function send(req: IncomingMessage, res: ServerResponse, { status, json, etag }: ReadAnswer, cors: CorsPolicy): void {
   if (res.destroyed) return;
   const headers: Record<string, string | number> = {
     ...Object.fromEntries(corsHeaders(cors)),
     'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(json),
+    ...(etag && { ETag: etag }),
   };
+  // The `fresh` check Koa's ctx.fresh makes, so both paths answer a revalidation alike.
+  if (etag && fresh(req.headers, { etag })) {
+    res.writeHead(304, headers);
+    res.end();
+    return;
+  }
+  headers['Content-Length'] = Buffer.byteLength(json);
   res.writeHead(status, headers);
   res.end(req.method === 'HEAD' ? undefined : json);
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EDITOR_DATA_ID, type EditorData } from '../shared/editor-data.js';
+import { bundles } from './assets.js';
 
 /** templates/ of the package; the same from dist/bins and src/bins (tests run the sources). */
 const TEMPLATES = fileURLToPath(new URL('../../templates/', import.meta.url));
@@ -40,12 +41,13 @@ export function editorPage(data: EditorData, title: string): string {
   const json = JSON.stringify(data).replace(/</g, '\\u003c');
   const page = template('editor.html');
   if (!page.includes(`id="${EDITOR_DATA_ID}"`)) throw new Error('templates/editor.html lost its data element');
-  return fill(page, { root: data.root, title, data: json }, ['data']);
+  const assets = { editorJs: bundles.path('editor.js'), editorCss: bundles.path('editor.css') };
+  return fill(page, { root: data.root, title, data: json, ...assets }, ['data']);
 }
 
 /** The embed page; `panels` is markup made by embed-page.ts, everything else is escaped. */
 export function embedTemplate(values: Record<'root' | 'title' | 'name' | 'editUrl' | 'outputUrl' | 'panels', string>): string {
-  return fill(template('embed.html'), values, ['panels']);
+  return fill(template('embed.html'), { ...values, embedPageJs: bundles.path('embed-page.js') }, ['panels']);
 }
 
 const TITLES: Record<number, string> = { 400: 'Bad request', 403: 'Forbidden', 404: 'Not found', 413: 'Too large' };

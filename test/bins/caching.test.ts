@@ -73,4 +73,39 @@ describe('ETags, 304s and Cache-Control on pages and static files', () => {
     expect(again.status).to.equal(304);
     expect(await again.text()).to.equal('');
   });
+
+  // The pages name each bundle by a hash of its bytes, so that address may be kept for a year.
+  const bundles: [string, string, string][] = [
+    ['the editor', '/', 'editor.js'],
+    ['the editor', '/', 'editor.css'],
+    ['the embed page', '/BIN/embed', 'embed-page.js'],
+  ];
+  for (const [page, path, file] of bundles) {
+    it(`keeps ${file}, as ${page} names it by its hash, for a year, and revalidates it under any other version`, async () => {
+      const html = await (await server.fetch(path.replace('BIN', bin))).text();
+      const address = new RegExp(`static/${file.replace('.', '\\.')}\\?v=[\\w-]{16}(?=")`).exec(html)?.[0];
+      expect(address, `${page} names ${file}`).to.be.a('string');
+      const kept = await server.fetch(`/${address}`);
+      expect(kept.status).to.equal(200);
+      expect(kept.headers.get('cache-control')).to.equal(IMMUTABLE);
+      const stale = await server.fetch(`/${address!.replace(/=.*/, '=old')}`);
+      expect(stale.status).to.equal(200);
+      expect(stale.headers.get('cache-control')).to.not.include('immutable');
+    });
+  }
+
+  it('answers an API read with an ETag, 304 while it is the same revision, and in full after a new save', async () => {
+    const { url } = await (await server.postForm('/api/save', { html: '<p>api one</p>' })).json();
+    const first = await server.fetch(`/api/${url}`);
+    const etag = first.headers.get('etag')!;
+    expect(etag).to.match(/^"[\w-]+\.1\.[0-9a-z]+"$/);
+    const again = await server.fetch(`/api/${url}`, { headers: ifNoneMatch(etag) });
+    expect(again.status).to.equal(304);
+    expect(await again.text()).to.equal('');
+    expect((await server.fetch(`/api/${url}/1`, { headers: ifNoneMatch(etag) })).status).to.equal(304);
+    await server.postForm(`/api/${url}/save`, { html: '<p>api two</p>' });
+    const changed = await server.fetch(`/api/${url}`, { headers: ifNoneMatch(etag) });
+    expect(changed.status).to.equal(200);
+    expect((await changed.json()).snapshot).to.equal(2);
+  });
 });

@@ -28,9 +28,12 @@ const REQUESTS: Request[] = [
   { path: '/api/compile' },
   { method: 'HEAD', path: '/api/hot' },
   { method: 'HEAD', path: '/api/nosuch' },
+  { path: '/api/hot/1', headers: { 'If-None-Match': '*' } },
+  { path: '/api/hot', headers: { 'If-None-Match': '"hot.1.x", W/"other"' } },
+  { path: '/api/hot/1', headers: { 'If-None-Match': '*', 'Cache-Control': 'no-cache' } },
 ];
 
-const HEADERS = ['content-type', 'content-length', 'access-control-allow-origin', 'vary', 'set-cookie'];
+const HEADERS = ['etag', 'content-type', 'content-length', 'access-control-allow-origin', 'vary', 'set-cookie'];
 
 describe('the fast path for API reads answers exactly as the Koa route does', () => {
   const configs: [string, Record<string, unknown>][] = [
