@@ -105,11 +105,24 @@ export function createBinStore(
     cache.revisionBytes,
   );
 
+  // Changes as each write starts and ends: a read that overlapped a write may hold what the write
+  // replaced, so it is answered but not cached (a stale head would give its next number twice).
+  let writes = 0;
+  async function writing(work: () => Promise<void>): Promise<void> {
+    writes++;
+    try {
+      await work();
+    } finally {
+      writes++;
+    }
+  }
+
   async function readHead(bin: string): Promise<Head | undefined> {
     let head = heads.get(bin);
     if (!head) {
+      const before = writes;
       head = await engine.head(bin);
-      if (head) heads.set(bin, head);
+      if (head && writes === before) heads.set(bin, head);
     }
     return head;
   }
@@ -118,8 +131,9 @@ export function createBinStore(
     const key = revKey(bin, rev);
     let revision = revisions.get(key);
     if (!revision) {
+      const before = writes;
       revision = await engine.revision(bin, rev);
-      if (revision) revisions.set(key, revision);
+      if (revision && writes === before) revisions.set(key, revision);
     }
     return revision && { ...revision, bin, rev };
   }
@@ -137,12 +151,14 @@ export function createBinStore(
       const cached = heads.get(bin);
       if (!cached) {
         // Head and revision in one statement.
+        const before = writes;
         const found = await engine.read(bin, rev);
         if (!found) return undefined;
-        heads.set(bin, found.head);
+        const current = writes === before;
+        if (current) heads.set(bin, found.head);
         if (found.head.latest === 0 || (rev !== undefined && rev > found.head.latest) || !found.revision) return undefined;
         const number = rev ?? found.head.latest;
-        revisions.set(revKey(bin, number), found.revision);
+        if (current) revisions.set(revKey(bin, number), found.revision);
         return { ...found.revision, bin, rev: number };
       }
       if (cached.latest === 0) return undefined;
@@ -164,7 +180,7 @@ export function createBinStore(
           const rev = head?.next ?? 1;
           const nextHead: Head = { latest: rev, next: rev + 1, created: head?.created ?? now, updated: now, ...listing(revision) };
           heads.delete(bin); // a failed write must not leave the cache ahead of the store
-          await engine.save(bin, revision, nextHead);
+          await writing(() => engine.save(bin, revision, nextHead));
           heads.set(bin, nextHead);
           revisions.set(revKey(bin, rev), revision);
           return { ...revision, bin, rev };
@@ -187,7 +203,7 @@ export function createBinStore(
         }
         heads.delete(bin);
         revisions.delete(revKey(bin, target));
-        await engine.remove(bin, target, nextHead);
+        await writing(() => engine.remove(bin, target, nextHead));
         heads.set(bin, nextHead ?? head);
         return { bin, rev: target };
       });
