@@ -20,8 +20,11 @@ export interface BinEngine {
   revision(bin: string, rev: number): Promise<Revision | undefined>;
   /** The newest revision numbered below `rev`, with its number. */
   before(bin: string, rev: number): Promise<(Revision & { rev: number }) | undefined>;
-  /** Writes revision `head.latest` and the head together. */
-  save(bin: string, revision: Revision, head: Head): Promise<void>;
+  /**
+   * Writes revision `head.latest` and the head together. `fresh`: the id was drawn at random and
+   * never read; resolves false, writing nothing, if a bin has it.
+   */
+  save(bin: string, revision: Revision, head: Head, fresh: boolean): Promise<boolean>;
   /** Deletes revision `rev`, and writes `head` with it when given (the latest was deleted). */
   remove(bin: string, rev: number, head?: Head): Promise<void>;
   /** A bin's revision numbers and save times, newest first. */

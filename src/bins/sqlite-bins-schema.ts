@@ -8,6 +8,9 @@ import { listing } from './bin-listing.js';
  * one statement: it lands whole or not at all, with no transaction held open across calls on a
  * connection every request shares.
  */
+/** The failure of a save to a random id that another save took first. */
+export const TAKEN = 'bin id taken';
+
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS bin_heads (bin TEXT PRIMARY KEY, latest INTEGER NOT NULL, next INTEGER NOT NULL,
     created TEXT NOT NULL, updated TEXT NOT NULL, summary TEXT NOT NULL, folded TEXT NOT NULL) WITHOUT ROWID`,
@@ -17,9 +20,13 @@ const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS bin_revisions (bin TEXT NOT NULL, rev INTEGER NOT NULL, html TEXT NOT NULL,
     javascript TEXT NOT NULL, css TEXT NOT NULL, settings TEXT NOT NULL, created TEXT NOT NULL, PRIMARY KEY (bin, rev))`,
   `CREATE VIEW IF NOT EXISTS bin_save AS SELECT NULL AS bin, NULL AS html, NULL AS javascript, NULL AS css,
-    NULL AS settings, NULL AS created, NULL AS latest, NULL AS next, NULL AS head_created, NULL AS summary, NULL AS folded`,
-  // An upsert, not INSERT OR REPLACE: a trigger's OR REPLACE would give way to the outer statement's rule.
+    NULL AS settings, NULL AS created, NULL AS latest, NULL AS next, NULL AS head_created, NULL AS summary, NULL AS folded,
+    NULL AS fresh`,
+  // A save to a random id (`fresh`) claims it: if a save naming that id took it first, the statement fails
+  // whole (the store then draws another), so the id needs no read before. An upsert, not INSERT OR
+  // REPLACE: a trigger's OR REPLACE would give way to the outer statement's rule.
   `CREATE TRIGGER IF NOT EXISTS bin_save_insert INSTEAD OF INSERT ON bin_save BEGIN
+    SELECT RAISE(ABORT, '${TAKEN}') WHERE NEW.fresh AND EXISTS (SELECT 1 FROM bin_heads WHERE bin = NEW.bin);
     INSERT INTO bin_revisions (bin, rev, html, javascript, css, settings, created)
       VALUES (NEW.bin, NEW.latest, NEW.html, NEW.javascript, NEW.css, NEW.settings, NEW.created);
     INSERT INTO bin_heads (bin, latest, next, created, updated, summary, folded)
@@ -62,7 +69,8 @@ export async function prepareBinTables(query: Query, file: string): Promise<void
       await query('BEGIN IMMEDIATE');
       try {
         for (const sql of SCHEMA) await query(sql);
-        const [old] = await query(`SELECT 1 FROM keyv WHERE ${oldRows('key')} LIMIT 1`);
+        const [keyv] = await query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'keyv'");
+        const [old] = keyv ? await query(`SELECT 1 FROM keyv WHERE ${oldRows('key')} LIMIT 1`) : [];
         if (old) await migrate(query);
         await query('COMMIT');
       } catch (err) {

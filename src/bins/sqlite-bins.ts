@@ -1,7 +1,7 @@
 import type { Row } from '../store/sqlite.js';
 import { openSqliteDb, type SqliteDb } from '../store/sqlite-db.js';
 import type { BinEngine, Head } from './bin-engine.js';
-import { prepareBinTables } from './sqlite-bins-schema.js';
+import { prepareBinTables, TAKEN } from './sqlite-bins-schema.js';
 import type { Revision, Settings } from './store.js';
 
 const HEAD = 'h.latest, h.next, h.created AS head_created, h.updated, h.summary, h.folded';
@@ -29,7 +29,7 @@ export async function openSqliteBins(file: string): Promise<BinEngine> {
     before: db.prepare(`SELECT r.rev, ${REVISION} FROM bin_revisions r WHERE r.bin = ? AND r.rev < ?
       ORDER BY r.rev DESC LIMIT 1`),
     save: db.prepare(`INSERT INTO bin_save (bin, html, javascript, css, settings, created, latest, next, head_created,
-      summary, folded) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      summary, folded, fresh) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     removeOne: db.prepare('DELETE FROM bin_revisions WHERE bin = ? AND rev = ?'),
     removeLatest: db.prepare(`INSERT INTO bin_removal (bin, rev, latest, updated, summary, folded)
       VALUES (?, ?, ?, ?, ?, ?)`),
@@ -55,9 +55,15 @@ export async function openSqliteBins(file: string): Promise<BinEngine> {
       const [row] = await statements.before.all(bin, rev);
       return row && { ...toRevision(row), rev: Number(row.rev) };
     },
-    async save(bin, r, h) {
-      await statements.save.run(bin, r.html, r.javascript, r.css, JSON.stringify(r.settings), r.created, h.latest, h.next,
-        h.created, h.summary, h.folded);
+    async save(bin, r, h, fresh) {
+      try {
+        await statements.save.run(bin, r.html, r.javascript, r.css, JSON.stringify(r.settings), r.created, h.latest,
+          h.next, h.created, h.summary, h.folded, fresh ? 1 : 0);
+        return true;
+      } catch (err) {
+        if (fresh && err instanceof Error && err.message.endsWith(TAKEN)) return false;
+        throw err;
+      }
     },
     async remove(bin, rev, h) {
       if (h) await statements.removeLatest.run(bin, rev, h.latest, h.updated, h.summary, h.folded);

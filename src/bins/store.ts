@@ -108,10 +108,10 @@ export function createBinStore(
   // Changes as each write starts and ends: a read that overlapped a write may hold what the write
   // replaced, so it is answered but not cached (a stale head would give its next number twice).
   let writes = 0;
-  async function writing(work: () => Promise<void>): Promise<void> {
+  async function writing<T>(work: () => Promise<T>): Promise<T> {
     writes++;
     try {
-      await work();
+      return await work();
     } finally {
       writes++;
     }
@@ -138,13 +138,6 @@ export function createBinStore(
     return revision && { ...revision, bin, rev };
   }
 
-  /** A random id no bin has; longer after each collision. Checked again under the lock in append. */
-  async function freshId(): Promise<string> {
-    for (let attempt = 0; ; attempt++) {
-      const id = randomId(6 + Math.floor(attempt / 3));
-      if (!queue.busy(id) && !(await readHead(id))) return id;
-    }
-  }
 
   return {
     async get(bin, rev) {
@@ -168,19 +161,21 @@ export function createBinStore(
     },
 
     async append(requested, build) {
-      for (;;) {
-        const bin = requested ?? (await freshId());
+      for (let attempt = 0; ; attempt++) {
+        // A random id is never read first: its save claims it, and fails if a bin has it (engine.save's
+        // `fresh`); then another is drawn, longer after every third collision.
+        const fresh = requested === undefined;
+        const bin = requested ?? randomId(6 + Math.floor(attempt / 3));
+        if (fresh && (queue.busy(bin) || heads.get(bin))) continue;
         const saved = await queue.run(bin, async () => {
-          const head = await readHead(bin);
-          // A random id taken meanwhile (by a save that named it) is never written over.
-          if (requested === undefined && head) return undefined;
+          const head = fresh ? undefined : await readHead(bin);
           const previous = head && head.latest > 0 ? await readRevision(bin, head.latest) : undefined;
           const now = new Date().toISOString();
           const revision: Revision = { ...build(previous), created: now };
           const rev = head?.next ?? 1;
           const nextHead: Head = { latest: rev, next: rev + 1, created: head?.created ?? now, updated: now, ...listing(revision) };
           heads.delete(bin); // a failed write must not leave the cache ahead of the store
-          await writing(() => engine.save(bin, revision, nextHead));
+          if (!(await writing(() => engine.save(bin, revision, nextHead, fresh)))) return undefined;
           heads.set(bin, nextHead);
           revisions.set(revKey(bin, rev), revision);
           return { ...revision, bin, rev };
