@@ -93,11 +93,14 @@ async function migrate(query: Query): Promise<void> {
         AND CAST(substr(r.key, length(h.key) + 2) AS INTEGER) <= ${head('latest')}`,
   );
   // Heads in batches, each with its summary (kept by newer heads, made from the latest revision for older).
-  for (let after = ''; ; ) {
+  // Each batch starts after the last key of the one before, as the lower end of the key range (a
+  // separate `h.key > ?` beside the range's own bound made every batch scan from the first key).
+  for (let after = 'bins:'; ; ) {
     const rows = await query(
       `SELECT h.key, substr(h.key, 6) AS bin, h.value ->> '$.value' AS head, r.html, r.javascript, r.css
         FROM keyv h LEFT JOIN bin_revisions r ON r.bin = substr(h.key, 6) AND r.rev = ${head('latest')}
-        WHERE ${oldHeads('h.key')} AND h.key > ? ORDER BY h.key LIMIT ${BATCH}`,
+        WHERE h.key > ? AND h.key < 'bins;' AND h.key NOT GLOB 'bins::*' AND h.key NOT GLOB 'bins:*/*'
+        ORDER BY h.key LIMIT ${BATCH}`,
       after,
     );
     if (rows.length === 0) break;
