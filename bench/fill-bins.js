@@ -1,5 +1,6 @@
 // Fills a bins SQLite file with `revisions` revisions spread over bins of `perBin` revisions each,
-// in the rows BinStore writes (Keyv namespace `bins`, plain JSON values), in one transaction.
+// as an earlier release wrote them (Keyv records in namespace `bins`, plain JSON values), in one transaction;
+// a server's first start on the file moves them into the bins' own tables (docs/bin-api.md, "Storage").
 // Usage: node bench/fill-bins.js FILE REVISIONS [PER_BIN]
 import sqlite3 from 'sqlite3';
 

@@ -1,9 +1,11 @@
 import { LRUCache } from 'lru-cache';
 import { createKeyQueue } from '../store/key-queue.js';
-import { openSqliteKeyv, type SqliteKeyv } from '../store/sqlite.js';
-import { listing, pageBins, prepareListing, type BinPage, type PageQuery } from './bin-listing.js';
+import { openSqliteKeyv } from '../store/sqlite.js';
+import type { BinEngine, Head } from './bin-engine.js';
+import { listing, type BinPage, type PageQuery } from './bin-listing.js';
 import { randomId } from './ids.js';
-import { createTemplateStore, TEMPLATE_KEY, type TemplateStore } from './template-store.js';
+import { openSqliteBins } from './sqlite-bins.js';
+import { createTemplateStore, type TemplateStore } from './template-store.js';
 
 export type Settings = Record<string, unknown>;
 
@@ -19,12 +21,6 @@ export type Revision = {
 
 /** A revision with the bin and number it was found under. */
 export type StoredRevision = Revision & { bin: string; rev: number };
-
-/**
- * The per-bin head record: `latest` is the newest revision still there (0 once all are deleted);
- * `summary` and `folded` are that revision's (bin-listing.ts), kept here so the list never reads revisions.
- */
-type Head = { latest: number; next: number; created: string; updated: string; summary?: string; folded?: string };
 
 export type BinSummary = { bin: string; revisions: StoredRevision[] };
 
@@ -52,19 +48,31 @@ export interface BinStore extends TemplateStore {
   close(): Promise<void>;
 }
 
-const headKey = (bin: string) => bin;
-const revKey = (bin: string, rev: number) => `${bin}/${rev}`;
-
-/** Opens the bins store on a SQLite file (Keyv namespace `bins`). */
+/**
+ * Opens the bins store on a SQLite file: the bins in tables of their own (sqlite-bins.ts), the
+ * template a Keyv record (namespace `bins`).
+ */
 export async function openBinStore(file: string, cache?: CacheLimits): Promise<BinStore> {
   const db = await openSqliteKeyv(file, { namespace: 'bins' });
+  let engine: BinEngine;
   try {
-    await prepareListing(db);
+    engine = await openSqliteBins(db.file);
   } catch (err) {
     await db.close();
     throw err;
   }
-  return createBinStore(db, cache);
+  const store = createBinStore(engine, createTemplateStore(db.keyv), cache);
+  return {
+    ...store,
+    file: db.file,
+    async close() {
+      try {
+        await engine.close();
+      } finally {
+        await db.close();
+      }
+    },
+  };
 }
 
 /** How much of the store is kept in memory: heads by count, revisions by their text size (0 = off). */
@@ -78,11 +86,17 @@ function boundedCache<V extends object>(options: LRUCache.Options<string, V, unk
 }
 type Cache<V> = { get(key: string): V | undefined; set(key: string, value: V): void; delete(key: string): void };
 
-export function createBinStore(db: SqliteKeyv, cache: CacheLimits = DEFAULT_CACHE): BinStore {
-  const { keyv } = db;
+const revKey = (bin: string, rev: number) => `${bin}/${rev}`;
+
+/** The store over one engine: caches in front, and one queue per bin so its saves get numbers in turn. */
+export function createBinStore(
+  engine: BinEngine,
+  templates: TemplateStore,
+  cache: CacheLimits = DEFAULT_CACHE,
+): Omit<BinStore, 'file' | 'close'> {
   // Per-bin queue: saves to one bin run one after another, so each gets the next number.
   const queue = createKeyQueue();
-  // This process is the file's only writer (the lock), so what it caches cannot go stale.
+  // This process is the store's only writer (the lock), so what it caches cannot go stale.
   // Revisions never change; heads change only through append/remove below, which update the cache.
   const heads = boundedCache<Head>({ max: cache.heads }, cache.heads);
   const revisions = boundedCache<Revision>(
@@ -92,15 +106,25 @@ export function createBinStore(db: SqliteKeyv, cache: CacheLimits = DEFAULT_CACH
     },
     cache.revisionBytes,
   );
-  // One statement writes the revision and the head: both land, or neither does.
-  const upsertTwo = `INSERT INTO keyv (key, value) VALUES (?, ?), (?, ?)
-    ON CONFLICT(key) DO UPDATE SET value = excluded.value`;
+
+  // Changes as each write starts and ends: a read that overlapped a write may hold what the write
+  // replaced, so it is answered but not cached (a stale head would give its next number twice).
+  let writes = 0;
+  async function writing<T>(work: () => Promise<T>): Promise<T> {
+    writes++;
+    try {
+      return await work();
+    } finally {
+      writes++;
+    }
+  }
 
   async function readHead(bin: string): Promise<Head | undefined> {
     let head = heads.get(bin);
     if (!head) {
-      head = (await keyv.get(headKey(bin))) as Head | undefined;
-      if (head) heads.set(bin, head);
+      const before = writes;
+      head = await engine.head(bin);
+      if (head && writes === before) heads.set(bin, head);
     }
     return head;
   }
@@ -109,35 +133,33 @@ export function createBinStore(db: SqliteKeyv, cache: CacheLimits = DEFAULT_CACH
     const key = revKey(bin, rev);
     let revision = revisions.get(key);
     if (!revision) {
-      revision = (await keyv.get(key)) as Revision | undefined;
-      if (revision) revisions.set(key, revision);
+      const before = writes;
+      revision = await engine.revision(bin, rev);
+      if (revision && writes === before) revisions.set(key, revision);
     }
     return revision && { ...revision, bin, rev };
   }
 
-  async function writeHead(bin: string, head: Head): Promise<void> {
-    heads.delete(bin); // a failed write must not leave the cache ahead of the file
-    await keyv.set(headKey(bin), head);
-    heads.set(bin, head);
-  }
-
-  /** A random id no bin has; longer after each collision. Checked again under the lock in append. */
-  async function freshId(): Promise<string> {
-    for (let attempt = 0; ; attempt++) {
-      const id = randomId(6 + Math.floor(attempt / 3));
-      if (!queue.busy(id) && !(await readHead(id))) return id;
-    }
-  }
 
   return {
-    file: db.file,
-
     async get(bin, rev) {
-      const head = await readHead(bin);
-      if (!head || head.latest === 0) return undefined;
-      // Only revisions the head counts are there (a deleted latest leaves its number behind).
-      if (rev !== undefined && rev > head.latest) return undefined;
-      return readRevision(bin, rev ?? head.latest);
+      const cached = heads.get(bin);
+      if (!cached) {
+        // Head and revision in one statement.
+        const before = writes;
+        const found = await engine.read(bin, rev);
+        if (!found) return undefined;
+        const current = writes === before;
+        if (current) heads.set(bin, found.head);
+        if (found.head.latest === 0 || (rev !== undefined && rev > found.head.latest) || !found.revision) return undefined;
+        const number = rev ?? found.head.latest;
+        if (current) revisions.set(revKey(bin, number), found.revision);
+        return { ...found.revision, bin, rev: number };
+      }
+      if (cached.latest === 0) return undefined;
+      // Only revisions the head counts are there.
+      if (rev !== undefined && rev > cached.latest) return undefined;
+      return readRevision(bin, rev ?? cached.latest);
     },
 
     peek(bin, rev) {
@@ -150,25 +172,21 @@ export function createBinStore(db: SqliteKeyv, cache: CacheLimits = DEFAULT_CACH
     },
 
     async append(requested, build) {
-      for (;;) {
-        const bin = requested ?? (await freshId());
+      for (let attempt = 0; ; attempt++) {
+        // A random id is never read first: its save claims it, and fails if a bin has it (engine.save's
+        // `fresh`); then another is drawn, longer after every third collision.
+        const fresh = requested === undefined;
+        const bin = requested ?? randomId(6 + Math.floor(attempt / 3));
+        if (fresh && (queue.busy(bin) || heads.get(bin))) continue;
         const saved = await queue.run(bin, async () => {
-          const head = await readHead(bin);
-          // A random id taken meanwhile (by a save that named it) is never written over.
-          if (requested === undefined && head) return undefined;
+          const head = fresh ? undefined : await readHead(bin);
           const previous = head && head.latest > 0 ? await readRevision(bin, head.latest) : undefined;
           const now = new Date().toISOString();
           const revision: Revision = { ...build(previous), created: now };
           const rev = head?.next ?? 1;
           const nextHead: Head = { latest: rev, next: rev + 1, created: head?.created ?? now, updated: now, ...listing(revision) };
-          heads.delete(bin);
-          await db.query(
-            upsertTwo,
-            db.prefix + revKey(bin, rev),
-            JSON.stringify({ value: revision }),
-            db.prefix + headKey(bin),
-            JSON.stringify({ value: nextHead }),
-          );
+          heads.delete(bin); // a failed write must not leave the cache ahead of the store
+          if (!(await writing(() => engine.save(bin, revision, nextHead, fresh)))) return undefined;
           heads.set(bin, nextHead);
           revisions.set(revKey(bin, rev), revision);
           return { ...revision, bin, rev };
@@ -182,17 +200,17 @@ export function createBinStore(db: SqliteKeyv, cache: CacheLimits = DEFAULT_CACH
         const head = await readHead(bin);
         if (!head || head.latest === 0) return undefined;
         const target = rev ?? head.latest;
-        if (target > head.latest || !(await keyv.has(revKey(bin, target)))) return undefined;
+        if (target > head.latest || !(await readRevision(bin, target))) return undefined;
+        let nextHead: Head | undefined;
         if (target === head.latest) {
-          // The head moves first: a crash before the row goes leaves it above the head, where no read finds it.
-          let latest = target - 1;
-          while (latest > 0 && !(await keyv.has(revKey(bin, latest)))) latest--;
-          const shown = latest > 0 ? await readRevision(bin, latest) : undefined;
-          const updated = new Date().toISOString();
-          await writeHead(bin, { ...head, latest, updated, ...listing(shown ?? { html: '', javascript: '', css: '' }) });
+          const shown = await engine.before(bin, target);
+          const empty = { html: '', javascript: '', css: '' };
+          nextHead = { ...head, latest: shown?.rev ?? 0, updated: new Date().toISOString(), ...listing(shown ?? empty) };
         }
+        heads.delete(bin);
         revisions.delete(revKey(bin, target));
-        await keyv.delete(revKey(bin, target));
+        await writing(() => engine.remove(bin, target, nextHead));
+        heads.set(bin, nextHead ?? head);
         return { bin, rev: target };
       });
     },
@@ -200,48 +218,18 @@ export function createBinStore(db: SqliteKeyv, cache: CacheLimits = DEFAULT_CACH
     async revisions(bin) {
       const head = await readHead(bin);
       if (!head || head.latest === 0) return [];
-      // A key range rather than LIKE: ids may hold '_', a LIKE wildcard; '0' sorts right after '/'.
-      const prefix = `${db.prefix}${bin}/`;
-      const rows = await db.query(
-        "SELECT key, json_extract(value, '$.value.created') AS created FROM keyv WHERE key >= ? AND key < ?",
-        prefix,
-        `${db.prefix}${bin}0`,
-      );
-      return rows
-        .map((row) => ({ rev: Number(String(row.key).slice(prefix.length)), created: String(row.created) }))
-        .filter((entry) => Number.isInteger(entry.rev) && entry.rev <= head.latest)
-        .sort((a, b) => b.rev - a.rev);
+      return engine.revisions(bin);
     },
 
     async list() {
-      // Keyv's iterator pages with OFFSET and recurses (keyv #1008): one query reads the namespace instead.
-      const rows = await db.query('SELECT key, value FROM keyv WHERE key LIKE ?', `${db.prefix}%`);
-      const heads = new Map<string, Head>();
-      const revisions: StoredRevision[] = [];
-      for (const row of rows) {
-        const key = String(row.key).slice(db.prefix.length);
-        if (key === TEMPLATE_KEY) continue;
-        const { value } = JSON.parse(String(row.value)) as { value: unknown };
-        const slash = key.indexOf('/');
-        if (slash === -1) heads.set(key, value as Head);
-        else revisions.push({ ...(value as Revision), bin: key.slice(0, slash), rev: Number(key.slice(slash + 1)) });
-      }
-      const byBin = new Map<string, StoredRevision[]>();
-      for (const revision of revisions) {
-        const head = heads.get(revision.bin);
-        if (!head || revision.rev > head.latest) continue;
-        const list = byBin.get(revision.bin) ?? [];
-        list.push(revision);
-        byBin.set(revision.bin, list);
-      }
-      return [...byBin.entries()]
-        .map(([bin, list]) => ({ bin, revisions: list.sort((a, b) => b.rev - a.rev) }))
-        .sort((a, b) => (heads.get(b.bin)!.created < heads.get(a.bin)!.created ? -1 : 1));
+      const all = await engine.everything();
+      return [...all.revisions.entries()]
+        .filter(([bin]) => all.heads.has(bin))
+        .map(([bin, list]) => ({ bin, revisions: list.map(({ rev, ...revision }) => ({ ...revision, bin, rev })) }))
+        .sort((a, b) => (all.heads.get(b.bin)!.created < all.heads.get(a.bin)!.created ? -1 : 1));
     },
 
-    ...createTemplateStore(keyv),
-    page: (query) => pageBins(db, query),
-
-    close: () => db.close(),
+    ...templates,
+    page: (query) => engine.page(query),
   };
 }

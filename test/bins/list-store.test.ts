@@ -1,22 +1,12 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
-import sqlite3 from 'sqlite3';
 import { notifySaves } from '../../src/bins/store-events.js';
 import { openBinStore, type BinStore, type Revision } from '../../src/bins/store.js';
 import { nextMillisecond } from '../helpers/clock.js';
+import { writeOldFile } from '../helpers/old-bins-file.js';
 import { tempDir } from '../helpers/temp.js';
 
 const panels = (fields: Partial<Revision>) => ({ html: '', javascript: '', css: '', settings: {}, ...fields });
-
-/** Writes rows as an older snippetkit did (heads without a summary), straight into a new file. */
-async function writeOldFile(file: string, rows: Record<string, unknown>): Promise<void> {
-  const db = new sqlite3.Database(file);
-  const run = (sql: string, ...params: unknown[]) =>
-    new Promise<void>((resolve, reject) => db.run(sql, params, (err) => (err ? reject(err) : resolve())));
-  await run('CREATE TABLE keyv(key VARCHAR(255) PRIMARY KEY, value TEXT )');
-  for (const [key, value] of Object.entries(rows)) await run('INSERT INTO keyv VALUES (?, ?)', `bins:${key}`, JSON.stringify({ value }));
-  await new Promise((resolve) => db.close(resolve));
-}
 
 describe('BinStore.page', () => {
   let temp: ReturnType<typeof tempDir>;
@@ -117,7 +107,7 @@ describe('BinStore.page', () => {
   });
 });
 
-describe('BinStore.page on a file written before bins were listed', () => {
+describe('BinStore.page on a file an earlier release wrote, without summaries', () => {
   let temp: ReturnType<typeof tempDir>;
   let store: BinStore;
   const created = '2020-01-02T03:04:05.000Z';

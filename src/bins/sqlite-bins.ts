@@ -1,0 +1,145 @@
+import type { Row } from '../store/sqlite.js';
+import { openSqliteDb, type SqliteDb } from '../store/sqlite-db.js';
+import type { BinEngine, Head } from './bin-engine.js';
+import { prepareBinTables, TAKEN } from './sqlite-bins-schema.js';
+import type { Revision, Settings } from './store.js';
+
+const HEAD = 'h.latest, h.next, h.created AS head_created, h.updated, h.summary, h.folded';
+const REVISION = 'r.html, r.javascript, r.css, r.settings, r.created';
+
+/**
+ * The bins on SQLite (sqlite-bins-schema.ts), through a connection of our own beside Keyv's (which
+ * keeps the template): WAL lets both share the file, and the lock (lock.ts) keeps out other servers.
+ * Every statement is prepared once; a save or delete is one statement, a read one statement.
+ */
+export async function openSqliteBins(file: string): Promise<BinEngine> {
+  const db = await openSqliteDb(file);
+  try {
+    await prepareBinTables(db.query, file);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  const statements = {
+    head: db.prepare(`SELECT ${HEAD} FROM bin_heads h WHERE h.bin = ?`),
+    // The revision joins on the head's own latest when no number is asked for: one lookup either way.
+    read: db.prepare(`SELECT ${HEAD}, ${REVISION} FROM bin_heads h
+      LEFT JOIN bin_revisions r ON r.bin = h.bin AND r.rev = coalesce(?2, h.latest) WHERE h.bin = ?1`),
+    revision: db.prepare(`SELECT ${REVISION} FROM bin_revisions r WHERE r.bin = ? AND r.rev = ?`),
+    before: db.prepare(`SELECT r.rev, ${REVISION} FROM bin_revisions r WHERE r.bin = ? AND r.rev < ?
+      ORDER BY r.rev DESC LIMIT 1`),
+    save: db.prepare(`INSERT INTO bin_save (bin, html, javascript, css, settings, created, latest, next, head_created,
+      summary, folded, fresh) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    removeOne: db.prepare('DELETE FROM bin_revisions WHERE bin = ? AND rev = ?'),
+    removeLatest: db.prepare(`INSERT INTO bin_removal (bin, rev, latest, updated, summary, folded)
+      VALUES (?, ?, ?, ?, ?, ?)`),
+    revisions: db.prepare('SELECT rev, created FROM bin_revisions WHERE bin = ? ORDER BY rev DESC'),
+  };
+  const page = pageStatements(db.prepare);
+
+  return {
+    async head(bin) {
+      const [row] = await statements.head.all(bin);
+      return row && toHead(row);
+    },
+    async read(bin, rev) {
+      const [row] = await statements.read.all(bin, rev ?? null);
+      if (!row) return undefined;
+      return { head: toHead(row), ...(row.created == null ? {} : { revision: toRevision(row) }) };
+    },
+    async revision(bin, rev) {
+      const [row] = await statements.revision.all(bin, rev);
+      return row && toRevision(row);
+    },
+    async before(bin, rev) {
+      const [row] = await statements.before.all(bin, rev);
+      return row && { ...toRevision(row), rev: Number(row.rev) };
+    },
+    async save(bin, r, h, fresh) {
+      try {
+        await statements.save.run(bin, r.html, r.javascript, r.css, JSON.stringify(r.settings), r.created, h.latest,
+          h.next, h.created, h.summary, h.folded, fresh ? 1 : 0);
+        return true;
+      } catch (err) {
+        if (fresh && err instanceof Error && err.message.endsWith(TAKEN)) return false;
+        throw err;
+      }
+    },
+    async remove(bin, rev, h) {
+      if (h) await statements.removeLatest.run(bin, rev, h.latest, h.updated, h.summary, h.folded);
+      else await statements.removeOne.run(bin, rev);
+    },
+    async revisions(bin) {
+      const rows = await statements.revisions.all(bin);
+      return rows.map((row) => ({ rev: Number(row.rev), created: String(row.created) }));
+    },
+    async everything() {
+      const heads = new Map<string, Head>();
+      for (const row of await db.query(`SELECT h.bin, ${HEAD} FROM bin_heads h`)) heads.set(String(row.bin), toHead(row));
+      const revisions = new Map<string, (Revision & { rev: number })[]>();
+      for (const row of await db.query(`SELECT r.bin, r.rev, ${REVISION} FROM bin_revisions r ORDER BY r.bin, r.rev DESC`)) {
+        const bin = String(row.bin);
+        const list = revisions.get(bin) ?? [];
+        list.push({ ...toRevision(row), rev: Number(row.rev) });
+        revisions.set(bin, list);
+      }
+      return { heads, revisions };
+    },
+    page: async ({ q = '', offset, limit }) => {
+      const filter = q ? [q.toLowerCase()] : [];
+      const statement = q ? page.filtered : page.all;
+      const rows = await statement.rows.all(limit, offset, ...filter);
+      const [count] = await statement.count.all(...filter);
+      return {
+        total: Number(count?.total ?? 0),
+        rows: rows.map((row) => ({
+          bin: String(row.bin),
+          latest: Number(row.latest),
+          revisionCount: Number(row.revisionCount),
+          updated: String(row.updated),
+          summary: String(row.summary),
+        })),
+      };
+    },
+    close: () => db.close(),
+  };
+}
+
+/** The list's statements, unfiltered and filtered: a page's rows (limit ?1, offset ?2) and the total. */
+function pageStatements(prepare: SqliteDb['prepare']) {
+  // instr, not LIKE: no wildcards to escape, and both sides are folded already (ids are lowercase).
+  const matching = (param: string) =>
+    `FROM bin_heads WHERE latest > 0${param ? ` AND (instr(bin, ${param}) > 0 OR instr(folded, ${param}) > 0)` : ''}`;
+  // The page's ids come from the covering index alone (the rows skipped to reach it are never read);
+  // CROSS JOIN keeps SQLite from scanning every head instead.
+  const rows = (param: string) => `SELECT l.bin, l.updated, l.latest, l.summary,
+      (SELECT count(*) FROM bin_revisions r WHERE r.bin = l.bin) AS revisionCount
+    FROM (SELECT bin ${matching(param)} ORDER BY updated DESC, bin DESC LIMIT ?1 OFFSET ?2) page
+    CROSS JOIN bin_heads l ON l.bin = page.bin
+    ORDER BY l.updated DESC, l.bin DESC`;
+  return {
+    all: { rows: prepare(rows('')), count: prepare(`SELECT count(*) AS total ${matching('')}`) },
+    filtered: { rows: prepare(rows('?3')), count: prepare(`SELECT count(*) AS total ${matching('?1')}`) },
+  };
+}
+
+function toHead(row: Row): Head {
+  return {
+    latest: Number(row.latest),
+    next: Number(row.next),
+    created: String(row.head_created),
+    updated: String(row.updated),
+    summary: String(row.summary),
+    folded: String(row.folded),
+  };
+}
+
+function toRevision(row: Row): Revision {
+  return {
+    html: String(row.html),
+    javascript: String(row.javascript),
+    css: String(row.css),
+    settings: JSON.parse(String(row.settings)) as Settings,
+    created: String(row.created),
+  };
+}

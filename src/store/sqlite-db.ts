@@ -1,0 +1,56 @@
+import sqlite3 from 'sqlite3';
+import type { Row } from './sqlite.js';
+
+/** A statement prepared once and kept for the connection's life. */
+export type Prepared = {
+  /** Runs a write. */
+  run(...params: unknown[]): Promise<void>;
+  /** Every row of a read. */
+  all(...params: unknown[]): Promise<Row[]>;
+};
+
+/** A connection of our own to a data file, for tables this project owns. */
+export type SqliteDb = {
+  prepare(sql: string): Prepared;
+  /** Runs one statement once (schema, migration): prepared and finalised by SQLite itself. */
+  query(sql: string, ...params: unknown[]): Promise<Row[]>;
+  close(): Promise<void>;
+};
+
+/**
+ * Opens `file` (already checked and locked by its Keyv, see sqlite.ts), waiting up to 5 s for that
+ * connection's writes. Reads use `all`, never `get`: a statement stepped but not to its end keeps
+ * its implicit transaction open, and every write after it would wait uncommitted.
+ */
+export async function openSqliteDb(file: string): Promise<SqliteDb> {
+  const db = await new Promise<sqlite3.Database>((resolve, reject) => {
+    const opened = new sqlite3.Database(file, (err) => (err ? reject(err) : resolve(opened)));
+  });
+  db.configure('busyTimeout', 5000);
+  const statements: sqlite3.Statement[] = [];
+  const query = (sql: string, ...params: unknown[]) =>
+    new Promise<Row[]>((resolve, reject) => db.all(sql, params, (err, rows: Row[]) => (err ? reject(err) : resolve(rows))));
+  await query('PRAGMA synchronous=NORMAL');
+  let closed: Promise<void> | undefined;
+  return {
+    prepare(sql) {
+      const statement = db.prepare(sql);
+      statements.push(statement);
+      return {
+        run: (...params) =>
+          new Promise((resolve, reject) => statement.run(params, (err: Error | null) => (err ? reject(err) : resolve()))),
+        all: (...params) =>
+          new Promise((resolve, reject) => statement.all(params, (err, rows: Row[]) => (err ? reject(err) : resolve(rows)))),
+      };
+    },
+    query,
+    close() {
+      // sqlite3_close refuses a connection whose statements are not finalised.
+      closed ??= (async () => {
+        await Promise.all(statements.map((s) => new Promise((resolve) => s.finalize(() => resolve(undefined)))));
+        await new Promise<void>((resolve, reject) => db.close((err) => (err ? reject(err) : resolve())));
+      })();
+      return closed;
+    },
+  };
+}
