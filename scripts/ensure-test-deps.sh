@@ -33,7 +33,9 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     trap 'rm -f "$policy"' EXIT
   fi
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null >/dev/null
+  # Waits for a dpkg lock held by, e.g., unattended-upgrades on a freshly booted VM.
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=300 \
+    "${missing[@]}" </dev/null >/dev/null
   find_missing
   [ ${#missing[@]} = 0 ] && exit 0
 fi
