@@ -30,7 +30,8 @@ function binDir(): string {
   return majors.length > 0 ? join(root, majors[0], 'bin') : '';
 }
 
-const bin = (name: string): string => (binDir() ? join(binDir(), name) : name);
+const BIN_DIR = binDir();
+const bin = (name: string): string => (BIN_DIR ? join(BIN_DIR, name) : name);
 
 // initdb and postgres refuse to run as root: as root (CI), they run as the `postgres` user that
 // Debian's package creates, in a folder it owns.
@@ -63,7 +64,9 @@ export async function spawnPostgres(): Promise<PostgresServer> {
   const identity = asUser ? ['setpriv', `--reuid=${asUser}`, `--regid=${asUser}`, '--init-groups', '--'] : [];
   const initdb = [bin('initdb'), '-D', dir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync'];
   const [command, ...args] = [...identity, ...initdb];
-  await run(command, args);
+  await run(command, args).catch((error: Error) => {
+    throw new Error(`initdb failed (as root, npm test installs Debian's postgresql): ${error.message}`);
+  });
 
   const port = await freePort();
   const settings = Object.entries(SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
