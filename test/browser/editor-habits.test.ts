@@ -180,13 +180,14 @@ describe('editor habits in Chromium: resizing, shortcuts, Add library', () => {
     await t.page.goto(server.url + '/');
     await t.page.getByRole('button', { name: 'Add library' }).focus();
     await t.page.keyboard.press('Enter');
-    const focused = () => t.page.evaluate(() => document.activeElement!.textContent);
-    expect(await focused()).to.equal('jQuery 3.7.1');
+    // The list takes the focus in its toggle event, which comes after the key press: waited for, not read at once.
+    const focusOn = (text: string) => t.page.waitForFunction((want) => document.activeElement?.textContent === want, text);
+    await focusOn('jQuery 3.7.1');
     await t.page.keyboard.press('ArrowDown');
-    expect(await focused()).to.equal('React 18.3.1 + ReactDOM');
+    await focusOn('React 18.3.1 + ReactDOM');
     await t.page.keyboard.press('ArrowUp');
     await t.page.keyboard.press('ArrowUp');
-    expect(await focused()).to.equal('Moment 2.30.1');
+    await focusOn('Moment 2.30.1');
     await t.page.keyboard.press('Escape');
     await t.page.locator('#library-menu').waitFor({ state: 'hidden' });
   });
