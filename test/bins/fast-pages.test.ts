@@ -1,15 +1,13 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
-import { createBinApp, createBinHandler } from '../../src/bins/app.js';
 import { fastPages } from '../../src/bins/fast-pages.js';
 import { createPageCache, outputKey, type PageCache } from '../../src/bins/page-cache.js';
 import { framing } from '../../src/bins/security-headers.js';
 import { openBinStore, type BinStore } from '../../src/bins/store.js';
 import { binConfigWith } from '../../src/cli/bin-config.js';
 import { listen, type RunningServer } from '../../src/server/listen.js';
+import { answer as answerWith, describeFastAndKoa, type Request } from '../helpers/fast-and-koa.js';
 import { tempDir } from '../helpers/temp.js';
-
-type Request = { method?: string; path: string; headers?: Record<string, string> };
 
 const REQUESTS: Request[] = [
   { path: '/hot' },
@@ -45,10 +43,7 @@ const HEADERS = [
   'set-cookie',
 ];
 
-const answer = async (server: RunningServer, { method, path, headers }: Request) => {
-  const res = await fetch(server.url + path, { method, headers, redirect: 'manual' });
-  return { status: res.status, headers: HEADERS.map((h) => res.headers.get(h)), body: await res.text() };
-};
+const answer = (server: RunningServer, request: Request) => answerWith(server, request, HEADERS);
 
 async function fill(store: BinStore): Promise<void> {
   for (const html of ['<p>one ✓</p>', '<p>two</p>']) {
@@ -63,33 +58,15 @@ describe('the fast path for kept output pages answers exactly as the Koa route d
     ['reads closed', { api: { allowAnonymousRead: false }, ownership: { api_key: 'k' } }],
     ['framing by any site', { output: { frameAncestors: '*' } }],
   ];
-  for (const [name, overrides] of configs) {
-    describe(name, () => {
-      const temp = tempDir();
-      let store: BinStore;
-      let fast: RunningServer;
-      let koa: RunningServer;
-      before(async () => {
-        const config = binConfigWith(overrides);
-        store = await openBinStore(join(temp.dir, 'bins.sqlite'));
-        await fill(store);
-        fast = await listen(createBinHandler({ store, config }), 0, '127.0.0.1');
-        koa = await listen(createBinApp({ store, config }).callback(), 0, '127.0.0.1');
+  describeFastAndKoa(configs, fill, (servers) => {
+    for (const request of REQUESTS) {
+      it(`${request.method ?? 'GET'} ${request.path}, read a second time`, async () => {
+        const { fast, koa } = servers();
+        await answer(fast, request); // renders and keeps it
+        expect(await answer(fast, request)).to.deep.equal(await answer(koa, request));
       });
-      after(async () => {
-        await Promise.all([fast.close(100), koa.close(100)]);
-        await store.close();
-        temp.cleanup();
-      });
-
-      for (const request of REQUESTS) {
-        it(`${request.method ?? 'GET'} ${request.path}, read a second time`, async () => {
-          await answer(fast, request); // renders and keeps it
-          expect(await answer(fast, request)).to.deep.equal(await answer(koa, request));
-        });
-      }
-    });
-  }
+    }
+  });
 });
 
 describe('what the fast path for output pages leaves to the Koa app', () => {

@@ -1,13 +1,6 @@
 import { expect } from 'chai';
-import { createBinApp, createBinHandler } from '../../src/bins/app.js';
-import type { BinConfig } from '../../src/bins/config.js';
-import { openBinStore, type BinStore } from '../../src/bins/store.js';
-import { loadBinConfig, mergeDeep } from '../../src/cli/bin-config.js';
-import { listen, type RunningServer } from '../../src/server/listen.js';
-import { tempDir } from '../helpers/temp.js';
-import { join } from 'node:path';
-
-type Request = { method?: string; path: string; headers?: Record<string, string> };
+import type { BinStore } from '../../src/bins/store.js';
+import { answer, describeFastAndKoa, type Request } from '../helpers/fast-and-koa.js';
 
 const REQUESTS: Request[] = [
   { path: '/api/hot' },
@@ -41,37 +34,16 @@ describe('the fast path for API reads answers exactly as the Koa route does', ()
     ['reads closed', { api: { allowAnonymousRead: false }, ownership: { api_key: 'k' } }],
     ['a configured CORS origin', { cors: { origin: 'http://app.test' } }],
   ];
-  for (const [name, overrides] of configs) {
-    describe(name, () => {
-      const temp = tempDir();
-      let store: BinStore;
-      let fast: RunningServer;
-      let koa: RunningServer;
-      before(async () => {
-        const config = mergeDeep(loadBinConfig(undefined, {}) as never, overrides as never) as unknown as BinConfig;
-        store = await openBinStore(join(temp.dir, 'bins.sqlite'));
-        for (const html of ['one ✓', 'two']) await store.append('hot', () => ({ html, javascript: 'x()', css: '', settings: { a: 1 } }));
-        fast = await listen(createBinHandler({ store, config }), 0, '127.0.0.1');
-        koa = await listen(createBinApp({ store, config }).callback(), 0, '127.0.0.1');
+  const fill = async (store: BinStore) => {
+    for (const html of ['one ✓', 'two']) await store.append('hot', () => ({ html, javascript: 'x()', css: '', settings: { a: 1 } }));
+  };
+  describeFastAndKoa(configs, fill, (servers) => {
+    for (const request of REQUESTS) {
+      const label = `${request.method ?? 'GET'} ${request.path.slice(0, 40)}${request.headers ? ` (${Object.keys(request.headers)[0]})` : ''}`;
+      it(label, async () => {
+        const { fast, koa } = servers();
+        expect(await answer(fast, request, HEADERS)).to.deep.equal(await answer(koa, request, HEADERS));
       });
-      after(async () => {
-        await Promise.all([fast.close(100), koa.close(100)]);
-        await store.close();
-        temp.cleanup();
-      });
-
-      for (const request of REQUESTS) {
-        const label = `${request.method ?? 'GET'} ${request.path.slice(0, 40)}${request.headers ? ` (${Object.keys(request.headers)[0]})` : ''}`;
-        it(label, async () => {
-          const answers = await Promise.all(
-            [fast, koa].map(async (server) => {
-              const res = await fetch(server.url + request.path, { method: request.method, headers: request.headers });
-              return { status: res.status, headers: HEADERS.map((h) => res.headers.get(h)), body: await res.text() };
-            }),
-          );
-          expect(answers[0]).to.deep.equal(answers[1]);
-        });
-      }
-    });
-  }
+    }
+  });
 });
