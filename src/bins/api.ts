@@ -35,9 +35,8 @@ export function createApiRouter({ store, config }: ApiOptions): Router {
     const answer = await readAnswer(store, ctx.params.bin ?? '', ctx.params.rev);
     if (answer.status === 404) throw notFound();
     ctx.type = 'application/json; charset=utf-8';
-    ctx.etag = answer.etag!;
+    ctx.etag = answer.etag!; // conditionalGet answers a match with 304
     ctx.body = answer.json;
-    if (ctx.fresh) ctx.status = 304;
   }
 
   async function save(ctx: Context, bin: string | undefined): Promise<void> {

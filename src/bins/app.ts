@@ -70,12 +70,14 @@ export function createBinApp({
   app.use(liveRoutes({ hub: live, store, compiler, config }));
   app.use(compileRoute({ compiler, config }));
 
-  // --- the REST API: CORS first (preflights carry no key), then the routes (which read bodies after auth)
+  // --- the REST API: CORS first (preflights carry no key), ETags and 304s for its reads, then the routes
+  // (which read bodies after auth)
   const api = createApiRouter({ store, config });
   const apiNotFound: Middleware = () => {
     throw new HttpError(404, 'not found');
   };
-  app.use(under('/api', compose([corsMiddleware(apiCorsPolicy(config)), api.routes() as Middleware, apiNotFound])));
+  const apiChain = [corsMiddleware(apiCorsPolicy(config)), conditionalGet(), api.routes() as Middleware, apiNotFound];
+  app.use(under('/api', compose(apiChain)));
 
   // --- health
   app.use(async (ctx, next) => {
