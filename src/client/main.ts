@@ -6,7 +6,7 @@ import { createCodePanes } from './code-panes.js';
 import { wireConsoleInput } from './console-input.js';
 import { createConsolePane } from './console-pane.js';
 import { debounce } from './debounce.js';
-import { askForKey, openSession } from './key-dialog.js';
+import { withKey } from './key-dialog.js';
 import { createLive } from './live.js';
 import { wirePaneToggles } from './layout.js';
 import { renderPreview } from './preview.js';
@@ -141,35 +141,23 @@ async function save(clone = false): Promise<void> {
   keep.flush();
   const panels = panes.read();
   const processors = selectors.read();
-  let key = apiKey.get();
   try {
-    for (;;) {
-      const result = await postSave(root, clone ? null : bin, panels, processors, key);
-      if (result.ok) {
-        if (key && key !== apiKey.get()) openSession(root, key);
-        if (key) apiKey.set(key);
-        if (result.bin !== bin) live.follow(result.bin, panels, processors);
-        else live.saved(panels, processors);
-        saved = panels;
-        savedProcessors = processors;
-        dropDraft(draft);
-        bin = result.bin;
-        rev = result.rev;
-        draft = draftKey(bin, rev);
-        keep(); // code typed while the save was on its way is a draft of the new revision
-        history.replaceState(null, '', editUrl(bin, rev));
-        document.title = `${bin}/${rev} · snippetkit`;
-        showShare(outputUrl(bin, rev), editUrl(bin, rev));
-        menu.update(bin, rev, { rev, created: new Date().toISOString() });
-        say(clone ? `Cloned into ${bin}, revision ${rev}.` : `Saved revision ${rev}.`);
-        return;
-      }
-      // 403 is the API's answer for a missing or wrong key: ask (once per attempt), forget a wrong one.
-      if (result.status !== 403) return say(`Not saved: ${result.error}. Your code is kept in this browser.`, 'error');
-      if (key) apiKey.set(null);
-      key = (await askForKey(result.error)) ?? null;
-      if (!key) return say(`Not saved: ${result.error}. Your code is kept in this browser.`, 'error');
-    }
+    const result = await withKey(root, (key) => postSave(root, clone ? null : bin, panels, processors, key));
+    if (!result.ok) return say(`Not saved: ${result.error}. Your code is kept in this browser.`, 'error');
+    if (result.bin !== bin) live.follow(result.bin, panels, processors);
+    else live.saved(panels, processors);
+    saved = panels;
+    savedProcessors = processors;
+    dropDraft(draft);
+    bin = result.bin;
+    rev = result.rev;
+    draft = draftKey(bin, rev);
+    keep(); // code typed while the save was on its way is a draft of the new revision
+    history.replaceState(null, '', editUrl(bin, rev));
+    document.title = `${bin}/${rev} · snippetkit`;
+    showShare(outputUrl(bin, rev), editUrl(bin, rev));
+    menu.update(bin, rev, { rev, created: new Date().toISOString() });
+    say(clone ? `Cloned into ${bin}, revision ${rev}.` : `Saved revision ${rev}.`);
   } finally {
     saving = false;
     saveButton.disabled = cloneButton.disabled = false;

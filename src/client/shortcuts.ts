@@ -1,5 +1,4 @@
-/** The toggles Ctrl/Cmd+1…5 press, in JS Bin's order. */
-const PANES = ['html', 'css', 'javascript', 'console', 'output'];
+import { PANES } from '../shared/panel-list.js';
 
 /** Macs name the modifier ⌘ (Meta); everything else Ctrl. */
 const mac = /Mac|iPhone|iPad/.test(navigator.platform);
@@ -24,6 +23,7 @@ export function wireShortcuts(): void {
       titled.title = titled.title.replaceAll('Ctrl+', '⌘');
     }
   }
+  // Ctrl/Cmd+1…5 press these, in JS Bin's order.
   const toggles = PANES.map((name) => document.querySelector<HTMLButtonElement>(`button[data-toggle="${name}"]`)!);
   toggles.forEach((button, index) => button.setAttribute('aria-keyshortcuts', `${mac ? 'Meta' : 'Control'}+${index + 1}`));
   const open = () => {
