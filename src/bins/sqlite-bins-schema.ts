@@ -1,6 +1,9 @@
 import { preparePart, type Query } from '../store/schema-part.js';
 import { listing } from './bin-listing.js';
 
+/** The failure of a save to a random id that another save took first. */
+export const TAKEN = 'bin id taken';
+
 /**
  * The bins' own tables. Heads are small rows clustered on the id (WITHOUT ROWID); revisions keep a
  * rowid, since their panels can be far larger than the 1/20 of a page WITHOUT ROWID suits.
@@ -8,9 +11,6 @@ import { listing } from './bin-listing.js';
  * one statement: it lands whole or not at all, with no transaction held open across calls on a
  * connection every request shares.
  */
-/** The failure of a save to a random id that another save took first. */
-export const TAKEN = 'bin id taken';
-
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS bin_heads (bin TEXT PRIMARY KEY, latest INTEGER NOT NULL, next INTEGER NOT NULL,
     created TEXT NOT NULL, updated TEXT NOT NULL, summary TEXT NOT NULL, folded TEXT NOT NULL) WITHOUT ROWID`,

@@ -22,8 +22,8 @@ export type TemplateStore = {
 };
 
 /**
- * The record's key in the bins namespace. A bin's keys are its id (`[a-z0-9_-]`) and `<id>/<rev>`:
- * no id holds a colon, so no bin can ever be read or written as the template, or the other way round.
+ * The record's key in the bins namespace. Bins live in tables of their own (sqlite-bins.ts); files from
+ * before kept them here as `<id>` and `<id>/<rev>`, which no colon can spell, so moving them leaves it be.
  */
 export const TEMPLATE_KEY = ':template';
 
