@@ -1,5 +1,6 @@
 import type { BinPage, PageQuery } from './bin-listing.js';
 import type { Revision } from './store.js';
+import type { Template } from './template-store.js';
 
 /**
  * The per-bin head: `latest` is the newest revision still there (0 once all are deleted), `next` the
@@ -8,10 +9,30 @@ import type { Revision } from './store.js';
  */
 export type Head = { latest: number; next: number; created: string; updated: string; summary: string; folded: string };
 
+/** What another instance changed: a bin's head (`rev` set: that revision was deleted), or the template. */
+export type Change = { bin: string; rev?: number } | { template: true };
+
 /**
- * What one storage engine does for the bin store (store.ts), each in one statement or transaction.
- * The store keeps the caches and the per-bin queue; an engine only reads and writes. Every write is
- * atomic: a crash leaves the bin as it was before it or after it.
+ * Notices of other instances' writes, for a store shared by several (PostgreSQL, Redis). `onState(false)`
+ * says notices may be missed from now on (the channel dropped): whatever was kept may be stale.
+ * `onState(true)` says the channel listens again.
+ */
+export type ChangeFeed = {
+  subscribe(onChange: (change: Change) => void, onState: (listening: boolean) => void): void;
+};
+
+/** The one template record (template-store.ts keeps it in memory). */
+export type TemplateRecord = {
+  get(): Promise<Template | undefined>;
+  set(template: Template): Promise<void>;
+  clear(): Promise<void>;
+};
+
+/**
+ * What one storage engine does for the bin store (store.ts), each in one statement, transaction or
+ * script. The store keeps the caches; an engine reads and writes, and its writes are conditional on
+ * what the store read, so instances sharing the engine's store never give a number twice (the loser
+ * reads again and retries). Every write is atomic: a crash leaves the bin as it was before it or after it.
  */
 export interface BinEngine {
   head(bin: string): Promise<Head | undefined>;
@@ -21,17 +42,25 @@ export interface BinEngine {
   /** The newest revision numbered below `rev`, with its number. */
   before(bin: string, rev: number): Promise<(Revision & { rev: number }) | undefined>;
   /**
-   * Writes revision `head.latest` and the head together. `fresh`: the id was drawn at random and
-   * never read; resolves false, writing nothing, if a bin has it.
+   * Writes revision `head.latest` and the head together, if the stored head's `next` is still
+   * `expected` (undefined: only if the bin does not exist). Resolves false, writing nothing, if not.
    */
-  save(bin: string, revision: Revision, head: Head, fresh: boolean): Promise<boolean>;
-  /** Deletes revision `rev`, and writes `head` with it when given (the latest was deleted). */
-  remove(bin: string, rev: number, head?: Head): Promise<void>;
+  save(bin: string, revision: Revision, head: Head, expected: number | undefined): Promise<boolean>;
+  /**
+   * Deletes revision `rev`. With `head` (the latest was deleted), writes it too, only if the stored
+   * head's `latest` is still `rev`; resolves false, writing nothing, if not.
+   */
+  remove(bin: string, rev: number, head?: Head): Promise<boolean>;
   /** A bin's revision numbers and save times, newest first. */
   revisions(bin: string): Promise<{ rev: number; created: string }[]>;
   /** Every head, and every revision a head counts, by bin. */
   everything(): Promise<{ heads: Map<string, Head>; revisions: Map<string, (Revision & { rev: number })[]> }>;
   /** A page of bins with a revision, last saved first, and how many match in all. */
   page(query: PageQuery): Promise<BinPage>;
+  template: TemplateRecord;
+  /** Absent for an engine only one process writes (SQLite, under its lock). */
+  changes?: ChangeFeed;
+  /** Where the bins are, for the banner (a file, or a URL without its password). */
+  readonly where: string;
   close(): Promise<void>;
 }
