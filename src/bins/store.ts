@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { createKeyQueue } from '../store/key-queue.js';
+import type { Relay } from '../store/relay.js';
 import { openSqliteKeyv } from '../store/sqlite.js';
 import type { BinEngine, Head } from './bin-engine.js';
 import { listing, type BinPage, type PageQuery } from './bin-listing.js';
@@ -28,6 +29,8 @@ export type BinSummary = { bin: string; revisions: StoredRevision[] };
 export interface BinStore extends TemplateStore {
   /** Where the bins are: the SQLite file, or the shared store's URL without its password. */
   readonly where: string;
+  /** Messages to and from the other instances on a shared store (live-hub.ts joins it). */
+  readonly relay?: Relay;
   /** A revision, or the latest when `rev` is undefined; undefined when there is none. */
   get(bin: string, rev?: number): Promise<StoredRevision | undefined>;
   /** `get` answered from memory alone, synchronously: undefined also when the head or the revision is not kept. */
@@ -176,6 +179,7 @@ export function createBinStore(engine: BinEngine, cache: CacheLimits = DEFAULT_C
 
   return {
     where: engine.where,
+    ...(engine.relay && { relay: engine.relay }),
 
     async get(bin, rev) {
       const cached = heads.get(bin);
