@@ -139,10 +139,17 @@ export function createBinStore(engine: BinEngine, cache: CacheLimits = DEFAULT_C
     },
   );
 
-  async function writing<T>(work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a write to `bin`. What is kept of the bin stays until the write is answered (it is the store's
+   * until then); a write that failed may have landed or not, so the bin's head is dropped.
+   */
+  async function writing<T>(bin: string, work: () => Promise<T>): Promise<T> {
     epoch++;
     try {
       return await work();
+    } catch (err) {
+      heads.delete(bin);
+      throw err;
     } finally {
       epoch++;
     }
@@ -203,7 +210,7 @@ export function createBinStore(engine: BinEngine, cache: CacheLimits = DEFAULT_C
 
     peek(bin, rev) {
       const head = heads.get(bin);
-      // The head leaves the cache while a save or delete writes it: then nothing is answered from memory.
+      // What is kept is the store's until a write is answered; a failed write drops the head.
       if (!head || head.latest === 0 || (rev !== undefined && rev > head.latest)) return undefined;
       const target = rev ?? head.latest;
       const revision = revisions.get(revKey(bin, target));
@@ -226,9 +233,8 @@ export function createBinStore(engine: BinEngine, cache: CacheLimits = DEFAULT_C
             const revision: Revision = { ...build(previous), created: now };
             const rev = head?.next ?? 1;
             const nextHead: Head = { latest: rev, next: rev + 1, created: head?.created ?? now, updated: now, ...listing(revision) };
-            heads.delete(bin); // a failed write must not leave the cache ahead of the store
             const before = notices;
-            if (await writing(() => engine.save(bin, revision, nextHead, head?.next))) {
+            if (await writing(bin, () => engine.save(bin, revision, nextHead, head?.next))) {
               kept(bin, nextHead, before, revision);
               return { ...revision, bin, rev };
             }
@@ -252,11 +258,10 @@ export function createBinStore(engine: BinEngine, cache: CacheLimits = DEFAULT_C
             const empty = { html: '', javascript: '', css: '' };
             nextHead = { ...head, latest: shown?.rev ?? 0, updated: new Date().toISOString(), ...listing(shown ?? empty) };
           }
-          heads.delete(bin);
-          revisions.delete(revKey(bin, target));
           const before = notices;
-          const done = await writing(() => engine.remove(bin, target, nextHead));
+          const done = await writing(bin, () => engine.remove(bin, target, nextHead));
           if (done) {
+            revisions.delete(revKey(bin, target));
             kept(bin, nextHead ?? head, before);
             return { bin, rev: target };
           }
