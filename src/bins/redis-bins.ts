@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DataFileError } from '../store/data-file.js';
+import { openRedisRelay } from '../store/redis-relay.js';
 import {
   closeRedisClient,
   openRedisClient,
@@ -51,6 +52,7 @@ export async function openRedisBins(url: string, options: { prefix?: string } = 
   const client = await openRedisClient(url, binScripts);
   const listeners: { onChange: (change: Change) => void; onState: (listening: boolean) => void }[] = [];
   let subscriber: RedisSubscriber | undefined;
+  let relay: Awaited<ReturnType<typeof openRedisRelay>> | undefined;
   try {
     const stored = Number(await unavailableOnFailure(() => client.binsSchema([key.schema], ['bins', String(SCHEMA_VERSION)])));
     if (stored > SCHEMA_VERSION) {
@@ -69,7 +71,9 @@ export async function openRedisBins(url: string, options: { prefix?: string } = 
         for (const listener of listeners) listener.onState(listening);
       },
     );
+    relay = await openRedisRelay(url, client, `${prefix}live`);
   } catch (err) {
+    await subscriber?.close();
     await closeRedisClient(client);
     throw err;
   }
@@ -227,10 +231,11 @@ export async function openRedisBins(url: string, options: { prefix?: string } = 
         listeners.push({ onChange, onState });
       },
     },
+    relay,
     async close() {
       listeners.length = 0;
       try {
-        await subscriber?.close();
+        await Promise.all([subscriber?.close(), relay?.close()]);
       } finally {
         await closeRedisClient(client);
       }

@@ -185,6 +185,26 @@ for (const kind of BIN_ENGINES) {
         expect(seen.theirs).to.deep.equal([{ bin: 'abc' }, { bin: 'abc' }, { bin: 'abc', rev: 1 }, { template: true }]);
         expect(seen.mine).to.deep.equal([{ bin: 'zzz' }]);
       });
+
+      it('relays messages to the other instances in the order sent, and not to the sender', async () => {
+        const other = await open();
+        const mine: string[] = [];
+        const theirs: string[] = [];
+        let arrived = () => {};
+        engine.relay!.subscribe((message) => mine.push(message));
+        other.relay!.subscribe((message) => {
+          theirs.push(message);
+          if (theirs.length === 100) arrived();
+        });
+        const all = new Promise<void>((resolve) => (arrived = resolve));
+        const big = 'x'.repeat(64 * 1024); // larger than a PostgreSQL notice can carry
+        for (let i = 0; i < 100; i++) engine.relay!.publish(i === 50 ? big : `message ${i}`);
+        await all;
+        expect(theirs).to.deep.equal(Array.from({ length: 100 }, (_, i) => (i === 50 ? big : `message ${i}`)));
+        other.relay!.publish('back');
+        await new Promise<void>((resolve) => engine.relay!.subscribe(() => resolve()));
+        expect(mine).to.deep.equal(['back']);
+      });
     });
   });
 }
