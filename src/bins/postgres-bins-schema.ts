@@ -15,6 +15,9 @@ const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS bin_revisions (bin text COLLATE "C" NOT NULL, rev integer NOT NULL,
     html text NOT NULL, javascript text NOT NULL, css text NOT NULL, settings text NOT NULL, created text NOT NULL,
     PRIMARY KEY (bin, rev))`,
+  // Live messages too long for a notice (postgres-relay.ts), kept a minute.
+  `CREATE TABLE IF NOT EXISTS bin_relay (id bigserial PRIMARY KEY, body text NOT NULL,
+    sent timestamptz NOT NULL DEFAULT now())`,
   // The one template: a row whose key can only be true.
   `CREATE TABLE IF NOT EXISTS bin_template (id boolean PRIMARY KEY DEFAULT true CHECK (id), html text NOT NULL,
     javascript text NOT NULL, css text NOT NULL, settings text NOT NULL, updated text NOT NULL)`,

@@ -3,12 +3,13 @@ import { openPostgres, type Row } from '../store/postgres.js';
 import type { BinEngine, Change, Head } from './bin-engine.js';
 import { BIN_CHANNEL, binNotice, openBinChanges } from './postgres-bin-changes.js';
 import { preparePostgresBinTables } from './postgres-bins-schema.js';
+import { openPostgresRelay } from '../store/postgres-relay.js';
 import type { Revision, Settings } from './store.js';
 import type { Template } from './template-store.js';
 
 const HEAD = 'h.latest, h.next, h.created AS head_created, h.updated, h.summary, h.folded';
 const REVISION = 'r.html, r.javascript, r.css, r.settings, r.created';
-/** The statement's last part: the notice (parameter `n`) to the other instances, once per row written. */
+/** A statement's last part: the notice (parameter `n`) to the other instances, once per row written. */
 const notify = (n: number) => `SELECT pg_notify('${BIN_CHANNEL}', $${n})`;
 
 // A save: the head (updated only if its next is still $13, or inserted only if the bin has none,
@@ -33,14 +34,18 @@ const CLAIM = `WITH head AS (INSERT INTO bin_heads (bin, latest, next, updated, 
 export async function openPostgresBins(url: string): Promise<BinEngine> {
   const db = openPostgres(url);
   const self = randomBytes(8).toString('hex');
-  let changes: Awaited<ReturnType<typeof openBinChanges>>;
+  let changes: Awaited<ReturnType<typeof openBinChanges>> | undefined;
+  let relay: Awaited<ReturnType<typeof openPostgresRelay>> | undefined;
   try {
     await preparePostgresBinTables(db);
     changes = await openBinChanges(url, self);
+    relay = await openPostgresRelay(url, db, 'snippetkit_bins_live', 'bin_relay');
   } catch (err) {
+    await changes?.close();
     await db.close();
     throw err;
   }
+  const [feed, live] = [changes, relay];
   const notice = (change: Change) => binNotice(self, change);
   const rows = (name: string, text: string, ...values: unknown[]) => db.query({ name: `bins_${name}`, text, values });
 
@@ -87,16 +92,27 @@ export async function openPostgresBins(url: string): Promise<BinEngine> {
         fresh ? h.created : expected);
       return written.length > 0;
     },
-    async remove(bin, rev, h) {
-      const gone = h
-        ? await rows('remove_latest', `WITH head AS (UPDATE bin_heads SET latest = $3, updated = $4, summary = $5,
-              folded = $6 WHERE bin = $1 AND latest = $2 RETURNING bin),
-            gone AS (DELETE FROM bin_revisions r USING head WHERE r.bin = head.bin AND r.rev = $2)
-            ${notify(7)} FROM head`, bin, rev, h.latest, h.updated, h.summary, h.folded, notice({ bin, rev }))
-        : await rows('remove', `WITH gone AS (DELETE FROM bin_revisions WHERE bin = $1 AND rev = $2 RETURNING bin)
-            ${notify(3)} FROM gone`, bin, rev, notice({ bin, rev }));
-      return gone.length > 0;
-    },
+    // Deletes lock the head first, so two at once on one bin take turns and each checks what the other
+    // left: deleting the latest as another deletes the revision it would move to could not leave a head
+    // on a revision that is gone (one statement's conditions would read a snapshot from before the other).
+    remove: (bin, rev, h) =>
+      db.transaction(async (query) => {
+        const run = (name: string, text: string, ...values: unknown[]) => query({ name: `bins_${name}`, text, values });
+        const [head] = await run('lock_head', 'SELECT latest FROM bin_heads WHERE bin = $1 FOR UPDATE', bin);
+        if (!head || (Number(head.latest) === rev) !== Boolean(h)) return false;
+        if (h && h.latest > 0) {
+          const [there] = await run('exists', 'SELECT 1 FROM bin_revisions WHERE bin = $1 AND rev = $2', bin, h.latest);
+          if (!there) return false;
+        }
+        const gone = await run('delete', 'DELETE FROM bin_revisions WHERE bin = $1 AND rev = $2 RETURNING rev', bin, rev);
+        if (!h && gone.length === 0) return false;
+        if (h) {
+          await run('move_head', 'UPDATE bin_heads SET latest = $2, updated = $3, summary = $4, folded = $5 WHERE bin = $1',
+            bin, h.latest, h.updated, h.summary, h.folded);
+        }
+        await run('notify_removal', `SELECT pg_notify('${BIN_CHANNEL}', $1)`, notice({ bin, rev }));
+        return true;
+      }),
     async revisions(bin) {
       const found = await rows('revisions', 'SELECT rev, created FROM bin_revisions WHERE bin = $1 ORDER BY rev DESC', bin);
       return found.map((row) => ({ rev: Number(row.rev), created: String(row.created) }));
@@ -152,11 +168,12 @@ export async function openPostgresBins(url: string): Promise<BinEngine> {
           notice({ template: true }));
       },
     },
-    changes,
+    changes: feed,
+    relay: live,
     where: db.where,
     async close() {
       try {
-        await changes.close();
+        await Promise.all([feed.close(), live.close()]);
       } finally {
         await db.close();
       }

@@ -48,15 +48,20 @@ export const binScripts = {
 
   /**
    * KEYS head, revision, revs, list. Deletes revision `rev`; with `moved` = '1' (the latest goes) only if
-   * the head's latest is `rev`, writing the head's new fields and its place in the list (out of it at
-   * latest 0). 1 if it deleted, 0 if not; publishes when it did.
+   * the head's latest is `rev` and the revision it moves to (`latest`) is still there, writing the head's
+   * new fields and its place in the list (out of it at latest 0); without, only if `rev` is not the
+   * latest (it became so meanwhile). 1 if it deleted, 0 if not; publishes when it did.
    */
   binsRemove: luaScript(
-    `local rev, moved, latest, updated, summary, folded, score, bin, channel, payload = unpack(ARGV)
+    `local rev, moved, latest, updated, summary, folded, score, bin, channel, payload, revisionPrefix = unpack(ARGV)
+    local current = redis.call('HGET', KEYS[1], 'latest')
     if moved == '1' then
-      if redis.call('HGET', KEYS[1], 'latest') ~= rev then return 0 end
+      if current ~= rev then return 0 end
+      if tonumber(latest) > 0 and redis.call('EXISTS', revisionPrefix .. latest) == 0 then return 0 end
       redis.call('HSET', KEYS[1], 'latest', latest, 'updated', updated, 'summary', summary, 'folded', folded)
       if tonumber(latest) > 0 then redis.call('ZADD', KEYS[4], score, bin) else redis.call('ZREM', KEYS[4], bin) end
+    elseif current == rev then
+      return 0
     end
     local deleted = redis.call('DEL', KEYS[2])
     redis.call('ZREM', KEYS[3], rev)

@@ -146,6 +146,7 @@ export async function openRedisBins(url: string, options: { prefix?: string } = 
             bin,
             channel,
             notice({ bin, rev }),
+            key.revisionPrefix(bin),
           ],
         );
         return deleted === 1;

@@ -251,7 +251,9 @@ export function createBinStore(engine: BinEngine, cache: CacheLimits = DEFAULT_C
           const head = await readHead(bin, lost);
           if (!head || head.latest === 0) return undefined;
           const target = rev ?? head.latest;
-          if (target > head.latest || !(await readRevision(bin, target))) return undefined;
+          // After a lost write the store's own answer is needed, not what is kept.
+          const there = lost ? await engine.revision(bin, target) : await readRevision(bin, target);
+          if (target > head.latest || !there) return undefined;
           let nextHead: Head | undefined;
           if (target === head.latest) {
             const shown = await engine.before(bin, target);
@@ -265,9 +267,8 @@ export function createBinStore(engine: BinEngine, cache: CacheLimits = DEFAULT_C
             kept(bin, nextHead ?? head, before);
             return { bin, rev: target };
           }
-          // Not the latest any more (a save came first): delete it as an older one. Without a head,
-          // nothing deleted means another instance deleted it first.
-          if (!nextHead) return undefined;
+          // Another instance wrote the bin meanwhile (a save, or a delete of the revision the head would
+          // move to, or of this one): read again and delete what is there now.
         }
       });
     },

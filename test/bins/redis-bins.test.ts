@@ -192,7 +192,7 @@ describe('the Redis bin engine', function () {
       b.changes!.subscribe((change) => seen.b.push(change), () => {});
       const r = revision('one');
       await a.save('abc', r, headOf(1, r), undefined);
-      await a.remove('abc', 1);
+      await a.remove('abc', 1, { ...headOf(0, r), next: 2 });
       await a.template.clear();
       await b.template.set({ html: '', javascript: '', css: '', settings: {}, updated: created });
       // One channel, in publish order: once A has B's notice, it would have had its own before it.

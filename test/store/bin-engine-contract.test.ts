@@ -100,6 +100,16 @@ for (const kind of BIN_ENGINES) {
       ]);
     });
 
+    it('refuses to move the head onto a revision that is gone, or to delete the latest as an older one', async () => {
+      for (let rev = 1; rev <= 3; rev++) {
+        await engine.save('abc', revision(`r${rev}`), head(rev, `R${rev}`), rev === 1 ? undefined : rev);
+      }
+      expect(await engine.remove('abc', 3)).to.equal(false); // the latest: only with the head it moves to
+      expect(await engine.remove('abc', 2)).to.equal(true);
+      expect(await engine.remove('abc', 3, head(2, 'R2', 4))).to.equal(false); // 2 is gone
+      expect([await engine.head('abc'), await engine.revision('abc', 3)]).to.deep.equal([head(3, 'R3'), revision('r3')]);
+    });
+
     it('deletes an older revision alone, and says when there was none', async () => {
       await engine.save('abc', revision('one'), head(1, 'One'), undefined);
       await engine.save('abc', revision('two'), head(2, 'Two'), 2);
