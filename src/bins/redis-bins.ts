@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { DataFileError } from '../store/data-file.js';
 import { openRedisRelay } from '../store/redis-relay.js';
+import { withoutPassword } from '../store/store-url.js';
 import {
   closeRedisClient,
   openRedisClient,
   openRedisSubscriber,
-  redisWhere,
   unavailableOnFailure,
   type RedisSubscriber,
 } from '../store/redis.js';
@@ -35,7 +35,7 @@ const SCAN_BATCH = 500;
 /** The bins on Redis (one server, or one shared by several snippetkit instances). */
 export async function openRedisBins(url: string, options: { prefix?: string } = {}): Promise<BinEngine> {
   const prefix = options.prefix ?? 'snippetkit:';
-  const where = redisWhere(url);
+  const where = withoutPassword(url);
   const key = {
     schema: `${prefix}schema`,
     head: (bin: string) => `${prefix}head:${bin}`,

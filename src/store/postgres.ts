@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { withoutPassword } from './store-url.js';
 import { StoreUnavailable } from './unavailable.js';
 
 export type Row = Record<string, unknown>;
@@ -111,14 +112,3 @@ export function asStoreError(err: unknown): unknown {
   return isConnectionFailure(err) ? new StoreUnavailable(err) : err;
 }
 
-/** The URL for people to read: without its password (in the user part or as a parameter). */
-export function withoutPassword(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '';
-    parsed.searchParams.delete('password');
-    return parsed.href;
-  } catch {
-    return url.replace(/password=[^&\s]*/gi, 'password=…');
-  }
-}

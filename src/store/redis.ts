@@ -15,6 +15,7 @@ import {
   type RedisScripts,
 } from '@redis/client';
 import { DataFileError, reason } from './data-file.js';
+import { withoutPassword } from './store-url.js';
 import { StoreUnavailable } from './unavailable.js';
 
 /** A Lua script the client runs by EVALSHA (EVAL once after a restart emptied Redis's script cache). */
@@ -63,7 +64,7 @@ export async function openRedisClient<S extends RedisScripts>(url: string, scrip
   } catch (err) {
     if (client.isOpen) client.destroy();
     const cause = err instanceof ReconnectStrategyError ? err.originalError : err;
-    throw new DataFileError(`cannot connect to Redis at ${redisWhere(url)}: ${reason(cause)}`);
+    throw new DataFileError(`cannot connect to Redis at ${withoutPassword(url)}: ${reason(cause)}`);
   }
   return client as RedisClient<S>;
 }
@@ -148,16 +149,4 @@ export async function openRedisSubscriber(
       if (client.isOpen) client.destroy();
     },
   };
-}
-
-/** The URL without its password, for the banner and messages. */
-export function redisWhere(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (!parsed.password) return url;
-    parsed.password = '';
-    return parsed.href;
-  } catch {
-    return '(an unreadable Redis URL)';
-  }
 }

@@ -5,7 +5,7 @@ import { listing } from '../../src/bins/bin-listing.js';
 import { openRedisBins } from '../../src/bins/redis-bins.js';
 import type { Revision } from '../../src/bins/store.js';
 import { DataFileError } from '../../src/store/data-file.js';
-import { redisWhere } from '../../src/store/redis.js';
+import { withoutPassword } from '../../src/store/store-url.js';
 import { StoreUnavailable } from '../../src/store/unavailable.js';
 import { freshRedisPrefix, sharedRedis, startRedis, type RedisServer } from '../helpers/services.js';
 import { until } from '../helpers/until.js';
@@ -299,8 +299,8 @@ describe('the Redis bin engine', function () {
   });
 
   it('names a Redis by its URL without the password', () => {
-    expect(redisWhere('redis://user:pw@host:6380/2')).to.equal('redis://user@host:6380/2');
-    expect(redisWhere('rediss://:pw@host:6380')).to.equal('rediss://host:6380');
-    expect(redisWhere('redis://host:6379/0')).to.equal('redis://host:6379/0');
+    expect(withoutPassword('redis://user:pw@host:6380/2')).to.equal('redis://user@host:6380/2');
+    expect(withoutPassword('rediss://:pw@host:6380')).to.equal('rediss://host:6380');
+    expect(withoutPassword('redis://host:6379/0')).to.equal('redis://host:6379/0');
   });
 });

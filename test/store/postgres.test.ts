@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { createServer } from 'node:net';
-import { isConnectionFailure, openPostgres, withoutPassword } from '../../src/store/postgres.js';
+import { isConnectionFailure, openPostgres } from '../../src/store/postgres.js';
+import { withoutPassword } from '../../src/store/store-url.js';
 import { listenForNotices } from '../../src/store/postgres-notices.js';
 import { StoreUnavailable } from '../../src/store/unavailable.js';
 import { freshDatabase } from '../helpers/services.js';
