@@ -55,26 +55,27 @@ const STATS = [
   'DROP VIEW IF EXISTS mock_stats_save',
   'DROP TRIGGER IF EXISTS mock_stats_forget_insert',
   'DROP VIEW IF EXISTS mock_stats_forget',
-  // `batch` is a list of EndpointSave (mock-engine.ts) as JSON. Entries are numbered on from each log's
-  // newest (the INSERT reads its own table, so SQLite computes every row before it writes one);
-  // counters are added to; then each log keeps what is numbered above its newest less `keep` (its
-  // newest `keep`: a gap is left only by skipped requests, which memory no longer holds either).
-  'CREATE VIEW mock_stats_save AS SELECT NULL AS batch',
+  // A save (mock-engine.ts's EndpointSave list) as two JSON lists: `entries` ({name, at, entry}: the
+  // entry numbered `at` past its log's newest; the INSERT reads its own table, so SQLite computes every
+  // row before it writes one) and `counters` ({name, hits, lastCall, sequence, keep}: hits added, then
+  // the log keeps what is numbered above its newest less `keep`, its newest `keep`: a gap is left only
+  // by skipped requests, which memory no longer holds either). Flat lists of small items: a field read
+  // parses its item, so nesting each endpoint's entries in its item cost a parse of all of them per entry.
+  'CREATE VIEW mock_stats_save AS SELECT NULL AS entries, NULL AS counters',
   `CREATE TRIGGER mock_stats_save_insert INSTEAD OF INSERT ON mock_stats_save BEGIN
     INSERT INTO mock_requests (name, seq, entry)
-      SELECT s.value ->> '$.name',
-        coalesce((SELECT max(r.seq) FROM mock_requests r WHERE r.name = s.value ->> '$.name'), 0)
-          + (s.value ->> '$.skipped') + e.key + 1,
-        e.value
-      FROM json_each(NEW.batch) s, json_each(s.value, '$.entries') e;
+      SELECT value ->> '$.name',
+        coalesce((SELECT max(r.seq) FROM mock_requests r WHERE r.name = value ->> '$.name'), 0) + (value ->> '$.at'),
+        value -> '$.entry'
+      FROM json_each(NEW.entries);
     INSERT INTO mock_stats (name, hits, last_call, sequence)
       SELECT value ->> '$.name', value ->> '$.hits', value ->> '$.lastCall', value ->> '$.sequence'
-      FROM json_each(NEW.batch) WHERE true
+      FROM json_each(NEW.counters) WHERE true
       ON CONFLICT (name) DO UPDATE SET hits = hits + excluded.hits,
         last_call = CASE WHEN last_call IS NULL OR excluded.last_call > last_call THEN excluded.last_call ELSE last_call END,
         sequence = excluded.sequence;
     DELETE FROM mock_requests WHERE rowid IN (SELECT r.rowid FROM
-      (SELECT value ->> '$.name' AS name, value ->> '$.keep' AS keep FROM json_each(NEW.batch)) t
+      (SELECT value ->> '$.name' AS name, value ->> '$.keep' AS keep FROM json_each(NEW.counters)) t
       JOIN mock_requests r ON r.name = t.name
         AND r.seq <= (SELECT max(m.seq) FROM mock_requests m WHERE m.name = t.name) - t.keep);
   END`,

@@ -34,7 +34,9 @@ export async function openSqliteMocks(file: string): Promise<MockEngine> {
         'ON CONFLICT (name) DO UPDATE SET seed = excluded.seed, value = excluded.value',
     ),
     dropCollection: db.prepare('DELETE FROM mock_collections WHERE name = ?'),
-    saveStats: db.prepare('INSERT INTO mock_stats_save (batch) VALUES (?)'),
+    // JSON lists, read with json_each: a batch of any size is one statement, with no bound-variable
+    // limit to chunk around.
+    saveStats: db.prepare('INSERT INTO mock_stats_save (entries, counters) VALUES (?, ?)'),
     clearLog: db.prepare('DELETE FROM mock_requests WHERE name = ?'),
     forget: db.prepare('INSERT INTO mock_stats_forget (names) VALUES (?)'),
   };
@@ -63,9 +65,13 @@ export async function openSqliteMocks(file: string): Promise<MockEngine> {
     },
     stats: {
       load: (logSize) => loadStats(db.query, logSize),
-      // One JSON parameter, read with json_each: a batch of any size is one statement, with no
-      // bound-variable limit to chunk around.
-      save: (batch) => statements.saveStats.run(JSON.stringify(batch)).then(() => {}),
+      save: (batch) => {
+        const entries = batch.flatMap(({ name, skipped, entries }) =>
+          entries.map((entry, i) => ({ name, at: skipped + i + 1, entry })),
+        );
+        const counters = batch.map(({ name, hits, lastCall, sequence, keep }) => ({ name, hits, lastCall, sequence, keep }));
+        return statements.saveStats.run(JSON.stringify(entries), JSON.stringify(counters)).then(() => {});
+      },
       clearLog: (name) => statements.clearLog.run(name).then(() => {}),
       forget: (names) => statements.forget.run(JSON.stringify(names)).then(() => {}),
     },
