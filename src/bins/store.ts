@@ -177,9 +177,16 @@ export function createBinStore(engine: BinEngine, cache: CacheLimits = DEFAULT_C
     return revision && { ...revision, bin, rev };
   }
 
-  /** Keeps what this process just wrote, unless a notice came meanwhile or the channel is down. */
+  /**
+   * Keeps what this process just wrote, unless a notice came meanwhile or the channel is down: then
+   * the head it was built on goes too, since it is behind the store now (no notice of our own write
+   * will come to drop it).
+   */
   function kept(bin: string, head: Head | undefined, noticesBefore: number, revision?: Revision) {
-    if (!listening || notices !== noticesBefore) return;
+    if (!listening || notices !== noticesBefore) {
+      heads.delete(bin);
+      return;
+    }
     if (head) heads.set(bin, head);
     if (revision && head) revisions.set(revKey(bin, head.latest), revision);
   }

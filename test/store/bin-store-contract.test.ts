@@ -99,6 +99,17 @@ for (const kind of BIN_ENGINES) {
         await eventually(async () => (await other.template())?.html === 'tpl');
       });
 
+      it('serves its own latest save at once while notices of other saves stream in', async () => {
+        const other = await open();
+        for (let i = 0; i < 30; i++) {
+          const [mine] = await Promise.all([
+            store.append('mine', () => panels(`m${i}`)),
+            other.append('theirs', () => panels(`t${i}`)),
+          ]);
+          expect((await store.get('mine'))?.rev).to.equal(mine.rev);
+        }
+      });
+
       it("builds on another instance's latest, not on the one it kept", async () => {
         const other = await open();
         await store.append('abc', () => ({ ...panels('one'), settings: { n: 1 } }));
