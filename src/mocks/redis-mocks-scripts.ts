@@ -4,8 +4,9 @@ import { luaScript } from '../store/redis.js';
  * The mocks' Lua scripts (layout: redis-mocks.ts). Each runs whole, alone on Redis: a write and its
  * notice land together, and two instances' saves never interleave. Scripts that reach keys by name
  * build them from key prefixes passed in ARGV (as the bins' do): one Redis, not a cluster.
- * Arguments arrive checked (redis-mocks.ts), so a script does not fail part-way on them; when Redis
- * is out of memory its first write is refused, before anything is written.
+ * Redis does not undo a script that fails part-way: arguments arrive checked (redis-mocks.ts), the
+ * stats save (many keys) reads every key it writes before writing, and when Redis is out of memory
+ * the first write is the one refused.
  */
 
 export const mockScripts = {
@@ -54,26 +55,33 @@ export const mockScripts = {
    */
   mocksSaveStats: luaScript(
     `local counters, logs, version = ARGV[1], ARGV[2], ARGV[3]
-    local i = 4
+    -- Every read first, every write after: a key holding something else fails the batch before it writes.
+    local items, i = {}, 4
     while i <= #ARGV do
-      local name, hits, lastCall, sequence = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
-      local skipped, keep, count = tonumber(ARGV[i + 4]), tonumber(ARGV[i + 5]), tonumber(ARGV[i + 6])
-      local log, counter = logs .. name, counters .. name
-      local newest = tonumber(redis.call('ZREVRANGE', log, 0, 0, 'WITHSCORES')[2] or '0')
-      if count > 0 then
+      local item = {name = ARGV[i], at = i, count = tonumber(ARGV[i + 6])}
+      item.log, item.counter = logs .. item.name, counters .. item.name
+      item.newest = tonumber(redis.call('ZREVRANGE', item.log, 0, 0, 'WITHSCORES')[2] or '0')
+      item.lastCall = redis.call('HGET', item.counter, 'lastCall')
+      items[#items + 1] = item
+      i = i + 7 + item.count
+    end
+    redis.call('SISMEMBER', KEYS[1], '')
+    redis.call('HGET', KEYS[2], 'mocks')
+    for _, item in ipairs(items) do
+      local i, newest = item.at, item.newest
+      local hits, lastCall, sequence, skipped, keep = ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], tonumber(ARGV[i + 4]), tonumber(ARGV[i + 5])
+      if item.count > 0 then
         local at = newest + skipped
-        for j = 1, count do
-          redis.call('ZADD', log, at + j, (at + j) .. ' ' .. ARGV[i + 6 + j])
+        for j = 1, item.count do
+          redis.call('ZADD', item.log, at + j, (at + j) .. ' ' .. ARGV[i + 6 + j])
         end
-        newest = at + count
+        newest = at + item.count
       end
-      redis.call('ZREMRANGEBYSCORE', log, '-inf', newest - keep)
-      redis.call('HINCRBY', counter, 'hits', hits)
-      local stored = redis.call('HGET', counter, 'lastCall')
-      if lastCall ~= '' and (not stored or lastCall > stored) then redis.call('HSET', counter, 'lastCall', lastCall) end
-      redis.call('HSET', counter, 'sequence', sequence)
-      redis.call('SADD', KEYS[1], name)
-      i = i + 7 + count
+      redis.call('ZREMRANGEBYSCORE', item.log, '-inf', newest - keep)
+      redis.call('HINCRBY', item.counter, 'hits', hits)
+      if lastCall ~= '' and (not item.lastCall or lastCall > item.lastCall) then redis.call('HSET', item.counter, 'lastCall', lastCall) end
+      redis.call('HSET', item.counter, 'sequence', sequence)
+      redis.call('SADD', KEYS[1], item.name)
     end
     redis.call('HSETNX', KEYS[2], 'mocks', version)
     return 1`,

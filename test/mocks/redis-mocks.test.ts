@@ -78,6 +78,22 @@ describe('the Redis mock engine', function () {
       expect(entries.map((e) => JSON.parse(e.entry) as LoggedRequest)).to.deep.equal([odd, odd, request('/same'), request('/same')]);
     });
 
+    it('writes none of a batch when a key of it holds something else', async () => {
+      const engine = await open(url, prefix);
+      const client = createClient({ url });
+      await client.connect();
+      try {
+        await client.set(`${prefix}mocks:log:b`, 'not ours');
+      } finally {
+        client.destroy();
+      }
+      const refused = await failure(() =>
+        engine.stats.save([save('a', { entries: [request('/a')] }), save('b', { entries: [request('/b')] })]),
+      );
+      expect((refused as Error).message).to.match(/^WRONGTYPE /);
+      expect((await engine.stats.load(100)).size).to.equal(0);
+    });
+
     it('reads every record and every endpoint\'s stats past one scan batch', async () => {
       const engine = await open(url, prefix);
       const names = Array.from({ length: 1_234 }, (_, i) => `e${i}`);
