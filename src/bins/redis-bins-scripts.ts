@@ -16,14 +16,6 @@ end
 `;
 
 export const binScripts = {
-  /** KEYS schema; ARGV part, version. Records `version` unless a newer one is; returns the stored one (0: none). */
-  binsSchema: luaScript(
-    `local stored = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
-    if stored < tonumber(ARGV[2]) then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
-    return stored`,
-    1,
-  ),
-
   /**
    * KEYS head, revision, revs, list, schema. Writes revision and head if the head's `next` is `expected`
    * ('' : if there is no head), lists the bin and publishes; 1 if written, 0 (nothing written) if not.

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { DataFileError } from '../store/data-file.js';
 import { openRedisRelay } from '../store/redis-relay.js';
+import { prepareRedisPart, schemaScripts } from '../store/redis-schema-part.js';
 import { withoutPassword } from '../store/store-url.js';
 import {
   closeRedisClient,
@@ -49,17 +49,12 @@ export async function openRedisBins(url: string, options: { prefix?: string } = 
   const instance = randomBytes(8).toString('hex');
   const notice = (change: Change) => JSON.stringify({ from: instance, change });
 
-  const client = await openRedisClient(url, binScripts);
+  const client = await openRedisClient(url, { ...binScripts, ...schemaScripts });
   const listeners: { onChange: (change: Change) => void; onState: (listening: boolean) => void }[] = [];
   let subscriber: RedisSubscriber | undefined;
   let relay: Awaited<ReturnType<typeof openRedisRelay>> | undefined;
   try {
-    const stored = Number(await unavailableOnFailure(() => client.binsSchema([key.schema], ['bins', String(SCHEMA_VERSION)])));
-    if (stored > SCHEMA_VERSION) {
-      throw new DataFileError(
-        `the bins in Redis at ${where} (prefix ${prefix}) were written by a newer snippetkit (schema ${stored}); upgrade it`,
-      );
-    }
+    await prepareRedisPart(client, { key: key.schema, part: 'bins', version: SCHEMA_VERSION, what: 'the bins', where, prefix });
     subscriber = await openRedisSubscriber(
       url,
       channel,

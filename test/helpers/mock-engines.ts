@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import type { MockEngine } from '../../src/mocks/mock-engine.js';
+import { openRedisMocks } from '../../src/mocks/redis-mocks.js';
 import { openSqliteMocks } from '../../src/mocks/sqlite-mocks.js';
+import { freshRedisPrefix, sharedRedis } from './services.js';
 import { tempDir } from './temp.js';
 
 /**
@@ -20,6 +22,13 @@ export const MOCK_ENGINES: MockEngineKind[] = [
       const temp = tempDir();
       const file = join(temp.dir, 'mocks.sqlite');
       return { shared: false, open: () => openSqliteMocks(file), remove: async () => temp.cleanup() };
+    },
+  },
+  {
+    name: 'Redis',
+    async space() {
+      const [url, prefix] = [await sharedRedis(), freshRedisPrefix()];
+      return { shared: true, open: () => openRedisMocks(url, { prefix }), remove: async () => {} };
     },
   },
 ];
