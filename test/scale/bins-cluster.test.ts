@@ -257,7 +257,10 @@ for (const engine of ENGINES) {
         const fresh = await save(urls[0]!, undefined, 'after the outage');
         expect((await read(urls[1]!, fresh.body.url)).body.html).to.equal('after the outage');
         if (engine.keepsData) {
-          for (const url of urls) expect((await read(url, bin)).body).to.include({ snapshot: 1, html: 'kept' });
+          for (const url of urls) {
+            expect((await read(url, bin)).body).to.include({ snapshot: 1, html: 'kept' });
+            expect((await read(url, bin, 2)).status, 'the save answered 503 was not stored').to.equal(404);
+          }
         }
       });
     });
