@@ -1,8 +1,8 @@
 import { preparePart, type Query } from '../store/schema-part.js';
 import { listing } from './bin-listing.js';
 
-/** The failure of a save to a random id that another save took first. */
-export const TAKEN = 'bin id taken';
+/** The failure of a conditional write (bin-engine.ts) whose condition no longer held. */
+export const MOVED = 'bin changed meanwhile';
 
 /**
  * The bins' own tables. Heads are small rows clustered on the id (WITHOUT ROWID); revisions keep a
@@ -19,14 +19,22 @@ const SCHEMA = [
   'CREATE INDEX IF NOT EXISTS bin_heads_by_updated ON bin_heads (updated, bin, latest, folded)',
   `CREATE TABLE IF NOT EXISTS bin_revisions (bin TEXT NOT NULL, rev INTEGER NOT NULL, html TEXT NOT NULL,
     javascript TEXT NOT NULL, css TEXT NOT NULL, settings TEXT NOT NULL, created TEXT NOT NULL, PRIMARY KEY (bin, rev))`,
-  `CREATE VIEW IF NOT EXISTS bin_save AS SELECT NULL AS bin, NULL AS html, NULL AS javascript, NULL AS css,
+  // Version 1's view took a `fresh` flag: its triggers are replaced, not kept.
+  'DROP TRIGGER IF EXISTS bin_save_insert',
+  'DROP VIEW IF EXISTS bin_save',
+  'DROP TRIGGER IF EXISTS bin_removal_insert',
+  'DROP VIEW IF EXISTS bin_removal',
+  `CREATE VIEW bin_save AS SELECT NULL AS bin, NULL AS html, NULL AS javascript, NULL AS css,
     NULL AS settings, NULL AS created, NULL AS latest, NULL AS next, NULL AS head_created, NULL AS summary, NULL AS folded,
-    NULL AS fresh`,
-  // A save to a random id (`fresh`) claims it: if a save naming that id took it first, the statement fails
-  // whole (the store then draws another), so the id needs no read before. An upsert, not INSERT OR
-  // REPLACE: a trigger's OR REPLACE would give way to the outer statement's rule.
-  `CREATE TRIGGER IF NOT EXISTS bin_save_insert INSTEAD OF INSERT ON bin_save BEGIN
-    SELECT RAISE(ABORT, '${TAKEN}') WHERE NEW.fresh AND EXISTS (SELECT 1 FROM bin_heads WHERE bin = NEW.bin);
+    NULL AS expected`,
+  // A save holds only on the head it was built on: `expected` is that head's `next`, or NULL for a bin
+  // that must not exist yet (a random id is claimed without a read before). Otherwise the statement
+  // fails whole and the store reads again. An upsert, not INSERT OR REPLACE: a trigger's OR REPLACE
+  // would give way to the outer statement's rule.
+  `CREATE TRIGGER bin_save_insert INSTEAD OF INSERT ON bin_save BEGIN
+    SELECT RAISE(ABORT, '${MOVED}') WHERE CASE WHEN NEW.expected IS NULL
+      THEN EXISTS (SELECT 1 FROM bin_heads WHERE bin = NEW.bin)
+      ELSE NOT EXISTS (SELECT 1 FROM bin_heads WHERE bin = NEW.bin AND next = NEW.expected) END;
     INSERT INTO bin_revisions (bin, rev, html, javascript, css, settings, created)
       VALUES (NEW.bin, NEW.latest, NEW.html, NEW.javascript, NEW.css, NEW.settings, NEW.created);
     INSERT INTO bin_heads (bin, latest, next, created, updated, summary, folded)
@@ -34,9 +42,11 @@ const SCHEMA = [
       ON CONFLICT (bin) DO UPDATE SET latest = excluded.latest, next = excluded.next, updated = excluded.updated,
         summary = excluded.summary, folded = excluded.folded;
   END`,
-  `CREATE VIEW IF NOT EXISTS bin_removal AS SELECT NULL AS bin, NULL AS rev, NULL AS latest, NULL AS updated,
+  // Deleting the latest holds only while it is still the latest.
+  `CREATE VIEW bin_removal AS SELECT NULL AS bin, NULL AS rev, NULL AS latest, NULL AS updated,
     NULL AS summary, NULL AS folded`,
-  `CREATE TRIGGER IF NOT EXISTS bin_removal_insert INSTEAD OF INSERT ON bin_removal BEGIN
+  `CREATE TRIGGER bin_removal_insert INSTEAD OF INSERT ON bin_removal BEGIN
+    SELECT RAISE(ABORT, '${MOVED}') WHERE NOT EXISTS (SELECT 1 FROM bin_heads WHERE bin = NEW.bin AND latest = NEW.rev);
     DELETE FROM bin_revisions WHERE bin = NEW.bin AND rev = NEW.rev;
     UPDATE bin_heads SET latest = NEW.latest, updated = NEW.updated, summary = NEW.summary, folded = NEW.folded
       WHERE bin = NEW.bin;
@@ -63,7 +73,7 @@ const BATCH = 1000;
 export async function prepareBinTables(query: Query, file: string): Promise<void> {
   await preparePart(query, file, {
     part: 'bins',
-    version: 1,
+    version: 2,
     what: 'the bins',
     create: async () => {
       await query('BEGIN IMMEDIATE');

@@ -1,7 +1,7 @@
 import type { Row } from '../store/sqlite.js';
 import { openSqliteDb, type SqliteDb } from '../store/sqlite-db.js';
-import type { BinEngine, Head } from './bin-engine.js';
-import { prepareBinTables, TAKEN } from './sqlite-bins-schema.js';
+import type { BinEngine, Head, TemplateRecord } from './bin-engine.js';
+import { MOVED, prepareBinTables } from './sqlite-bins-schema.js';
 import type { Revision, Settings } from './store.js';
 
 const HEAD = 'h.latest, h.next, h.created AS head_created, h.updated, h.summary, h.folded';
@@ -9,10 +9,11 @@ const REVISION = 'r.html, r.javascript, r.css, r.settings, r.created';
 
 /**
  * The bins on SQLite (sqlite-bins-schema.ts), through a connection of our own beside Keyv's (which
- * keeps the template): WAL lets both share the file, and the lock (lock.ts) keeps out other servers.
- * Every statement is prepared once; a save or delete is one statement, a read one statement.
+ * keeps the template, `template`): WAL lets both share the file, and the lock (lock.ts) keeps out
+ * other servers, so there is no change feed. Every statement is prepared once; a save or delete is
+ * one statement, a read one statement.
  */
-export async function openSqliteBins(file: string): Promise<BinEngine> {
+export async function openSqliteBins(file: string, template: TemplateRecord): Promise<BinEngine> {
   const db = await openSqliteDb(file);
   try {
     await prepareBinTables(db.query, file);
@@ -29,7 +30,7 @@ export async function openSqliteBins(file: string): Promise<BinEngine> {
     before: db.prepare(`SELECT r.rev, ${REVISION} FROM bin_revisions r WHERE r.bin = ? AND r.rev < ?
       ORDER BY r.rev DESC LIMIT 1`),
     save: db.prepare(`INSERT INTO bin_save (bin, html, javascript, css, settings, created, latest, next, head_created,
-      summary, folded, fresh) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      summary, folded, expected) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     removeOne: db.prepare('DELETE FROM bin_revisions WHERE bin = ? AND rev = ?'),
     removeLatest: db.prepare(`INSERT INTO bin_removal (bin, rev, latest, updated, summary, folded)
       VALUES (?, ?, ?, ?, ?, ?)`),
@@ -55,19 +56,12 @@ export async function openSqliteBins(file: string): Promise<BinEngine> {
       const [row] = await statements.before.all(bin, rev);
       return row && { ...toRevision(row), rev: Number(row.rev) };
     },
-    async save(bin, r, h, fresh) {
-      try {
-        await statements.save.run(bin, r.html, r.javascript, r.css, JSON.stringify(r.settings), r.created, h.latest,
-          h.next, h.created, h.summary, h.folded, fresh ? 1 : 0);
-        return true;
-      } catch (err) {
-        if (fresh && err instanceof Error && err.message.endsWith(TAKEN)) return false;
-        throw err;
-      }
-    },
+    save: (bin, r, h, expected) =>
+      held(statements.save.run(bin, r.html, r.javascript, r.css, JSON.stringify(r.settings), r.created, h.latest,
+        h.next, h.created, h.summary, h.folded, expected ?? null)),
     async remove(bin, rev, h) {
-      if (h) await statements.removeLatest.run(bin, rev, h.latest, h.updated, h.summary, h.folded);
-      else await statements.removeOne.run(bin, rev);
+      if (h) return held(statements.removeLatest.run(bin, rev, h.latest, h.updated, h.summary, h.folded));
+      return (await statements.removeOne.run(bin, rev)) > 0;
     },
     async revisions(bin) {
       const rows = await statements.revisions.all(bin);
@@ -101,8 +95,21 @@ export async function openSqliteBins(file: string): Promise<BinEngine> {
         })),
       };
     },
+    template,
+    where: file,
     close: () => db.close(),
   };
+}
+
+/** True once a conditional write lands; false when its trigger found the bin moved on (nothing written). */
+async function held(write: Promise<unknown>): Promise<boolean> {
+  try {
+    await write;
+    return true;
+  } catch (err) {
+    if (err instanceof Error && err.message.endsWith(MOVED)) return false;
+    throw err;
+  }
 }
 
 /** The list's statements, unfiltered and filtered: a page's rows (limit ?1, offset ?2) and the total. */

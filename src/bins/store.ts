@@ -5,7 +5,7 @@ import type { BinEngine, Head } from './bin-engine.js';
 import { listing, type BinPage, type PageQuery } from './bin-listing.js';
 import { randomId } from './ids.js';
 import { openSqliteBins } from './sqlite-bins.js';
-import { createTemplateStore, type TemplateStore } from './template-store.js';
+import { createTemplateStore, keyvTemplate, type TemplateStore } from './template-store.js';
 
 export type Settings = Record<string, unknown>;
 
@@ -26,15 +26,16 @@ export type BinSummary = { bin: string; revisions: StoredRevision[] };
 
 /** Bins, and the one template new bins start from (template-store.ts). */
 export interface BinStore extends TemplateStore {
-  readonly file: string;
+  /** Where the bins are: the SQLite file, or the shared store's URL without its password. */
+  readonly where: string;
   /** A revision, or the latest when `rev` is undefined; undefined when there is none. */
   get(bin: string, rev?: number): Promise<StoredRevision | undefined>;
   /** `get` answered from memory alone, synchronously: undefined also when the head or the revision is not kept. */
   peek(bin: string, rev?: number): StoredRevision | undefined;
   /**
    * Appends a revision, to `bin` (claimed if new) or to a fresh random id when `bin` is undefined.
-   * `build` gets the bin's latest revision (if any) under the bin's lock, so its result can derive
-   * from it. Resolves once the revision is written.
+   * `build` gets the bin's latest revision (if any), and is called again if another instance saved
+   * to the bin first, so its result can derive from it. Resolves once the revision is written.
    */
   append(bin: string | undefined, build: (previous: StoredRevision | undefined) => Omit<Revision, 'created'>): Promise<StoredRevision>;
   /** Deletes a revision (the latest when `rev` is undefined); undefined when there was none. */
@@ -56,18 +57,17 @@ export async function openBinStore(file: string, cache?: CacheLimits): Promise<B
   const db = await openSqliteKeyv(file, { namespace: 'bins' });
   let engine: BinEngine;
   try {
-    engine = await openSqliteBins(db.file);
+    engine = await openSqliteBins(db.file, keyvTemplate(db.keyv));
   } catch (err) {
     await db.close();
     throw err;
   }
-  const store = createBinStore(engine, createTemplateStore(db.keyv), cache);
+  const store = createBinStore(engine, cache);
   return {
     ...store,
-    file: db.file,
     async close() {
       try {
-        await engine.close();
+        await store.close();
       } finally {
         await db.close();
       }
@@ -81,23 +81,22 @@ const DEFAULT_CACHE: CacheLimits = { heads: 100_000, revisionBytes: 64 * 1024 * 
 
 /** A cache that holds nothing when its limit is 0 (lru-cache refuses a 0 limit). */
 function boundedCache<V extends object>(options: LRUCache.Options<string, V, unknown>, limit: number): Cache<V> {
-  if (limit <= 0) return { get: () => undefined, set: () => {}, delete: () => {} };
+  if (limit <= 0) return { get: () => undefined, set: () => {}, delete: () => {}, clear: () => {} };
   return new LRUCache<string, V>(options);
 }
-type Cache<V> = { get(key: string): V | undefined; set(key: string, value: V): void; delete(key: string): void };
+type Cache<V> = { get(key: string): V | undefined; set(key: string, value: V): void; delete(key: string): void; clear(): void };
 
 const revKey = (bin: string, rev: number) => `${bin}/${rev}`;
 
-/** The store over one engine: caches in front, and one queue per bin so its saves get numbers in turn. */
-export function createBinStore(
-  engine: BinEngine,
-  templates: TemplateStore,
-  cache: CacheLimits = DEFAULT_CACHE,
-): Omit<BinStore, 'file' | 'close'> {
-  // Per-bin queue: saves to one bin run one after another, so each gets the next number.
+/**
+ * The store over one engine: caches in front, a queue per bin so this process's own saves to a bin
+ * take turns, and conditional writes so saves from other instances never share a number.
+ */
+export function createBinStore(engine: BinEngine, cache: CacheLimits = DEFAULT_CACHE): BinStore {
+  // Per-bin queue: this process's saves to one bin run one after another (they would only lose to each other).
   const queue = createKeyQueue();
-  // This process is the store's only writer (the lock), so what it caches cannot go stale.
-  // Revisions never change; heads change only through append/remove below, which update the cache.
+  // Revisions never change; heads change through append/remove below, which update the cache, and
+  // through other instances' writes, whose notices (engine.changes) drop what they changed.
   const heads = boundedCache<Head>({ max: cache.heads }, cache.heads);
   const revisions = boundedCache<Revision>(
     {
@@ -107,24 +106,52 @@ export function createBinStore(
     cache.revisionBytes,
   );
 
-  // Changes as each write starts and ends: a read that overlapped a write may hold what the write
-  // replaced, so it is answered but not cached (a stale head would give its next number twice).
-  let writes = 0;
+  // Moves as each write starts and ends and at each notice: a read that overlapped one may hold what it
+  // replaced, so it is answered but not kept (a stale head would give its next number twice).
+  let epoch = 0;
+  // Moves at each notice and change of the channel's state alone: what this process wrote is kept
+  // unless one came meanwhile (it may be of a later write to the same bin).
+  let notices = 0;
+  // False while notices may be missed (the feed's channel is down): then nothing is kept.
+  let listening = true;
+  const mayKeep = (before: number) => listening && epoch === before;
+  const templates = createTemplateStore(engine.template, () => listening);
+
+  engine.changes?.subscribe(
+    (change) => {
+      epoch++;
+      notices++;
+      if ('template' in change) return templates.forget();
+      heads.delete(change.bin);
+      if (change.rev !== undefined) revisions.delete(revKey(change.bin, change.rev));
+    },
+    (now) => {
+      // Whatever was kept before the channel dropped is not trusted again: read afresh.
+      epoch++;
+      notices++;
+      listening = now;
+      heads.clear();
+      revisions.clear();
+      templates.forget();
+    },
+  );
+
   async function writing<T>(work: () => Promise<T>): Promise<T> {
-    writes++;
+    epoch++;
     try {
       return await work();
     } finally {
-      writes++;
+      epoch++;
     }
   }
 
-  async function readHead(bin: string): Promise<Head | undefined> {
-    let head = heads.get(bin);
+  /** The head, from memory unless `fresh`: after a write that lost, the store's own is needed. */
+  async function readHead(bin: string, fresh = false): Promise<Head | undefined> {
+    let head = fresh ? undefined : heads.get(bin);
     if (!head) {
-      const before = writes;
+      const before = epoch;
       head = await engine.head(bin);
-      if (head && writes === before) heads.set(bin, head);
+      if (head && mayKeep(before)) heads.set(bin, head);
     }
     return head;
   }
@@ -133,23 +160,31 @@ export function createBinStore(
     const key = revKey(bin, rev);
     let revision = revisions.get(key);
     if (!revision) {
-      const before = writes;
+      const before = epoch;
       revision = await engine.revision(bin, rev);
-      if (revision && writes === before) revisions.set(key, revision);
+      if (revision && mayKeep(before)) revisions.set(key, revision);
     }
     return revision && { ...revision, bin, rev };
   }
 
+  /** Keeps what this process just wrote, unless a notice came meanwhile or the channel is down. */
+  function kept(bin: string, head: Head | undefined, noticesBefore: number, revision?: Revision) {
+    if (!listening || notices !== noticesBefore) return;
+    if (head) heads.set(bin, head);
+    if (revision && head) revisions.set(revKey(bin, head.latest), revision);
+  }
 
   return {
+    where: engine.where,
+
     async get(bin, rev) {
       const cached = heads.get(bin);
       if (!cached) {
         // Head and revision in one statement.
-        const before = writes;
+        const before = epoch;
         const found = await engine.read(bin, rev);
         if (!found) return undefined;
-        const current = writes === before;
+        const current = mayKeep(before);
         if (current) heads.set(bin, found.head);
         if (found.head.latest === 0 || (rev !== undefined && rev > found.head.latest) || !found.revision) return undefined;
         const number = rev ?? found.head.latest;
@@ -173,23 +208,28 @@ export function createBinStore(
 
     async append(requested, build) {
       for (let attempt = 0; ; attempt++) {
-        // A random id is never read first: its save claims it, and fails if a bin has it (engine.save's
-        // `fresh`); then another is drawn, longer after every third collision.
+        // A random id is never read first: its save claims it, and fails if a bin has it (`expected`
+        // undefined); then another is drawn, longer after every third collision.
         const fresh = requested === undefined;
         const bin = requested ?? randomId(6 + Math.floor(attempt / 3));
         if (fresh && (queue.busy(bin) || heads.get(bin))) continue;
         const saved = await queue.run(bin, async () => {
-          const head = fresh ? undefined : await readHead(bin);
-          const previous = head && head.latest > 0 ? await readRevision(bin, head.latest) : undefined;
-          const now = new Date().toISOString();
-          const revision: Revision = { ...build(previous), created: now };
-          const rev = head?.next ?? 1;
-          const nextHead: Head = { latest: rev, next: rev + 1, created: head?.created ?? now, updated: now, ...listing(revision) };
-          heads.delete(bin); // a failed write must not leave the cache ahead of the store
-          if (!(await writing(() => engine.save(bin, revision, nextHead, fresh)))) return undefined;
-          heads.set(bin, nextHead);
-          revisions.set(revKey(bin, rev), revision);
-          return { ...revision, bin, rev };
+          // A named bin's save that lost to another instance's reads the head again and rebuilds.
+          for (let lost = false; ; lost = true) {
+            const head = fresh ? undefined : await readHead(bin, lost);
+            const previous = head && head.latest > 0 ? await readRevision(bin, head.latest) : undefined;
+            const now = new Date().toISOString();
+            const revision: Revision = { ...build(previous), created: now };
+            const rev = head?.next ?? 1;
+            const nextHead: Head = { latest: rev, next: rev + 1, created: head?.created ?? now, updated: now, ...listing(revision) };
+            heads.delete(bin); // a failed write must not leave the cache ahead of the store
+            const before = notices;
+            if (await writing(() => engine.save(bin, revision, nextHead, head?.next))) {
+              kept(bin, nextHead, before, revision);
+              return { ...revision, bin, rev };
+            }
+            if (fresh) return undefined;
+          }
         });
         if (saved) return saved;
       }
@@ -197,21 +237,29 @@ export function createBinStore(
 
     async remove(bin, rev) {
       return queue.run(bin, async () => {
-        const head = await readHead(bin);
-        if (!head || head.latest === 0) return undefined;
-        const target = rev ?? head.latest;
-        if (target > head.latest || !(await readRevision(bin, target))) return undefined;
-        let nextHead: Head | undefined;
-        if (target === head.latest) {
-          const shown = await engine.before(bin, target);
-          const empty = { html: '', javascript: '', css: '' };
-          nextHead = { ...head, latest: shown?.rev ?? 0, updated: new Date().toISOString(), ...listing(shown ?? empty) };
+        for (let lost = false; ; lost = true) {
+          const head = await readHead(bin, lost);
+          if (!head || head.latest === 0) return undefined;
+          const target = rev ?? head.latest;
+          if (target > head.latest || !(await readRevision(bin, target))) return undefined;
+          let nextHead: Head | undefined;
+          if (target === head.latest) {
+            const shown = await engine.before(bin, target);
+            const empty = { html: '', javascript: '', css: '' };
+            nextHead = { ...head, latest: shown?.rev ?? 0, updated: new Date().toISOString(), ...listing(shown ?? empty) };
+          }
+          heads.delete(bin);
+          revisions.delete(revKey(bin, target));
+          const before = notices;
+          const done = await writing(() => engine.remove(bin, target, nextHead));
+          if (done) {
+            kept(bin, nextHead ?? head, before);
+            return { bin, rev: target };
+          }
+          // Not the latest any more (a save came first): delete it as an older one. Without a head,
+          // nothing deleted means another instance deleted it first.
+          if (!nextHead) return undefined;
         }
-        heads.delete(bin);
-        revisions.delete(revKey(bin, target));
-        await writing(() => engine.remove(bin, target, nextHead));
-        heads.set(bin, nextHead ?? head);
-        return { bin, rev: target };
       });
     },
 
@@ -229,7 +277,10 @@ export function createBinStore(
         .sort((a, b) => (all.heads.get(b.bin)!.created < all.heads.get(a.bin)!.created ? -1 : 1));
     },
 
-    ...templates,
+    template: templates.template,
+    setTemplate: templates.setTemplate,
+    clearTemplate: templates.clearTemplate,
     page: (query) => engine.page(query),
+    close: () => engine.close(),
   };
 }

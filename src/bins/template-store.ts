@@ -1,4 +1,5 @@
 import type Keyv from 'keyv';
+import type { TemplateRecord } from './bin-engine.js';
 import type { Settings } from './store.js';
 
 /** The server's starting point for new bins, as "Save as template" (or PUT /api/template) left it. */
@@ -22,33 +23,58 @@ export type TemplateStore = {
 };
 
 /**
- * The record's key in the bins namespace. Bins live in tables of their own (sqlite-bins.ts); files from
- * before kept them here as `<id>` and `<id>/<rev>`, which no colon can spell, so moving them leaves it be.
+ * The record's key in the bins namespace of a SQLite file's Keyv. Bins live in tables of their own
+ * (sqlite-bins.ts); files from before kept them here as `<id>` and `<id>/<rev>`, which no colon can
+ * spell, so moving them leaves it be.
  */
 export const TEMPLATE_KEY = ':template';
 
+/** The template as one Keyv record (the SQLite engine's). */
+export function keyvTemplate(keyv: Keyv): TemplateRecord {
+  return {
+    get: async () => (await keyv.get(TEMPLATE_KEY)) as Template | undefined,
+    set: async (template) => {
+      await keyv.set(TEMPLATE_KEY, template);
+    },
+    clear: async () => {
+      await keyv.delete(TEMPLATE_KEY);
+    },
+  };
+}
+
 /**
- * The template as one Keyv record. Kept in memory once read: this process is the file's only writer,
- * and every new editor (`GET /`) reads it. `null` means "read, and there is none".
+ * The template kept in memory once read (every new editor, `GET /`, reads it) while `mayKeep()`; `forget`
+ * drops it when another instance changed it. `null` means "read, and there is none".
  */
-export function createTemplateStore(keyv: Keyv): TemplateStore {
+export function createTemplateStore(
+  record: TemplateRecord,
+  mayKeep: () => boolean = () => true,
+): TemplateStore & { forget(): void } {
   let cached: Template | null | undefined;
+  let forgotten = 0; // a read that overlapped a forget() may hold what it replaced: not kept
   return {
     async template() {
-      if (cached === undefined) cached = ((await keyv.get(TEMPLATE_KEY)) as Template | undefined) ?? null;
-      return cached ?? undefined;
+      if (cached !== undefined) return cached ?? undefined;
+      const before = forgotten;
+      const found = (await record.get()) ?? null;
+      if (before === forgotten && mayKeep()) cached = found;
+      return found ?? undefined;
     },
     async setTemplate(input) {
       const template: Template = { ...input, updated: new Date().toISOString() };
-      cached = undefined; // a failed write must not leave the cache ahead of the file
-      await keyv.set(TEMPLATE_KEY, template);
-      cached = template;
+      cached = undefined; // a failed write must not leave the cache ahead of the store
+      await record.set(template);
+      if (mayKeep()) cached = template;
       return template;
     },
     async clearTemplate() {
       cached = undefined;
-      await keyv.delete(TEMPLATE_KEY);
-      cached = null;
+      await record.clear();
+      if (mayKeep()) cached = null;
+    },
+    forget() {
+      forgotten++;
+      cached = undefined;
     },
   };
 }

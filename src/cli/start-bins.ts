@@ -31,7 +31,7 @@ export async function startBinServer(flags: ServeBinsFlags, env: NodeJS.ProcessE
       live.close();
       compiler.close();
     },
-    banner: flags.quiet ? undefined : (url, store) => banner(url, store.file, config),
+    banner: flags.quiet ? undefined : (url, store) => banner(url, store.where, config),
     log: logger.info,
   });
   if (!isLoopback(flags.host) && apiMode(config) === 'open') {

@@ -3,8 +3,8 @@ import type { Row } from './sqlite.js';
 
 /** A statement prepared once and kept for the connection's life. */
 export type Prepared = {
-  /** Runs a write. */
-  run(...params: unknown[]): Promise<void>;
+  /** Runs a write; resolves to the number of rows it changed. */
+  run(...params: unknown[]): Promise<number>;
   /** Every row of a read. */
   all(...params: unknown[]): Promise<Row[]>;
 };
@@ -38,7 +38,12 @@ export async function openSqliteDb(file: string): Promise<SqliteDb> {
       statements.push(statement);
       return {
         run: (...params) =>
-          new Promise((resolve, reject) => statement.run(params, (err: Error | null) => (err ? reject(err) : resolve()))),
+          new Promise((resolve, reject) =>
+            statement.run(params, function (this: sqlite3.RunResult, err: Error | null) {
+              if (err) reject(err);
+              else resolve(this.changes);
+            }),
+          ),
         all: (...params) =>
           new Promise((resolve, reject) => statement.all(params, (err, rows: Row[]) => (err ? reject(err) : resolve(rows)))),
       };

@@ -7,7 +7,7 @@ import { HttpError } from '../http/errors.js';
  */
 export class StoreUnavailable extends HttpError {
   override name = 'StoreUnavailable';
-  constructor(readonly cause?: unknown) {
+  constructor(override readonly cause?: unknown) {
     super(503, 'the store is unavailable; try again shortly');
   }
 }

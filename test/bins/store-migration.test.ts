@@ -88,7 +88,7 @@ describe('opening a file that keeps the bins as Keyv records', () => {
   it('drops the list table and triggers the build before kept, and records the schema', async () => {
     const left = await raw(`SELECT name FROM sqlite_master WHERE name GLOB 'bin_list*'
       UNION ALL SELECT part || ' ' || version FROM snippetkit_schema ORDER BY 1`);
-    expect(left).to.deep.equal([{ name: 'bins 1' }]);
+    expect(left).to.deep.equal([{ name: 'bins 2' }]);
   });
 
   it('reads the same after a restart, with nothing left to move', async () => {
@@ -143,14 +143,56 @@ describe('a file whose bins a newer snippetkit wrote', () => {
     try {
       const file = join(temp.dir, 'bins.sqlite');
       await (await openBinStore(file)).close();
-      await onFile(file, (run) => run("UPDATE snippetkit_schema SET version = 2 WHERE part = 'bins'").then(() => {}));
+      await onFile(file, (run) => run("UPDATE snippetkit_schema SET version = 3 WHERE part = 'bins'").then(() => {}));
       const failure = await openBinStore(file).then(
         async (store) => store.close(),
         (err: Error) => err.message,
       );
-      expect(failure).to.equal(`the bins in the data file ${file} were written by a newer snippetkit (schema 2); upgrade it`);
+      expect(failure).to.equal(`the bins in the data file ${file} were written by a newer snippetkit (schema 3); upgrade it`);
     } finally {
       temp.cleanup();
     }
+  });
+});
+
+/** Written by the release whose bin tables were schema 1 (commit 1417878): see test/fixtures/bins/README.md. */
+const TABLES_V1 = fileURLToPath(new URL('../fixtures/bins/tables-v1.sqlite', import.meta.url));
+
+describe('opening a file whose bin tables an earlier release made (schema 1)', () => {
+  let temp: ReturnType<typeof tempDir>;
+  let file: string;
+  let store: BinStore;
+  beforeEach(async () => {
+    temp = tempDir();
+    file = join(temp.dir, 'bins.sqlite');
+    copyFileSync(TABLES_V1, file);
+    store = await openBinStore(file);
+  });
+  afterEach(async () => {
+    await store.close();
+    temp.cleanup();
+  });
+
+  it('reads its bins, deleted revisions still deleted, and its template', async () => {
+    const latest = await store.get('alpha');
+    expect([latest?.rev, latest?.settings, (await store.revisions('alpha')).map((r) => r.rev)]).to.deep.equal([
+      3,
+      { processors: { css: 'scss' } },
+      [3, 1],
+    ]);
+    expect([(await store.get('beta'))?.html, (await store.template())?.html]).to.deep.equal(['<p>Beta 1</p>', '<p>Template</p>']);
+  });
+
+  it('saves and deletes through the new conditional writes, numbering on', async () => {
+    expect((await store.append('alpha', () => panels({ html: 'four' }))).rev).to.equal(4);
+    expect((await store.append('beta', () => panels({ html: 'three' }))).rev).to.equal(3);
+    expect(await store.remove('alpha')).to.deep.equal({ bin: 'alpha', rev: 4 });
+    expect((await store.get('alpha'))?.rev).to.equal(3);
+    await store.close();
+    await onFile(file, async (run) => {
+      expect(await run("SELECT part, version FROM snippetkit_schema WHERE part = 'bins'")).to.deep.equal([
+        { part: 'bins', version: 2 },
+      ]);
+    });
   });
 });

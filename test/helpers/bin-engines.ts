@@ -1,0 +1,41 @@
+import { join } from 'node:path';
+import type { BinEngine } from '../../src/bins/bin-engine.js';
+import { openSqliteBins } from '../../src/bins/sqlite-bins.js';
+import { createBinStore, type BinStore, type CacheLimits } from '../../src/bins/store.js';
+import { keyvTemplate } from '../../src/bins/template-store.js';
+import { openSqliteKeyv } from '../../src/store/sqlite.js';
+import { tempDir } from './temp.js';
+
+/**
+ * A store space of one engine: a SQLite file, a PostgreSQL database, a Redis key prefix. `open` gives
+ * another engine on the same space; `shared` says whether several may be open at once (one SQLite
+ * file has one writer).
+ */
+export type EngineSpace = { shared: boolean; open(): Promise<BinEngine>; remove(): Promise<void> };
+
+export type EngineKind = { name: string; space(): Promise<EngineSpace> };
+
+/** Every engine the bins run on: the contract suites run once for each. */
+export const BIN_ENGINES: EngineKind[] = [
+  {
+    name: 'SQLite',
+    async space() {
+      const temp = tempDir();
+      const file = join(temp.dir, 'bins.sqlite');
+      return {
+        shared: false,
+        async open() {
+          const db = await openSqliteKeyv(file, { namespace: 'bins' });
+          const engine = await openSqliteBins(db.file, keyvTemplate(db.keyv));
+          return { ...engine, close: async () => (await engine.close(), await db.close()) };
+        },
+        remove: async () => temp.cleanup(),
+      };
+    },
+  },
+];
+
+/** A BinStore over a new engine on `space`, closed with it. */
+export async function storeOn(space: EngineSpace, cache?: CacheLimits): Promise<BinStore> {
+  return createBinStore(await space.open(), cache);
+}
