@@ -250,6 +250,9 @@ for (const engine of ENGINES) {
             expect([answer.status, answer.body], url).to.deep.equal([503, UNAVAILABLE]);
             expect(answer.ms, url).to.be.below(5_000);
           }
+          // A bin it had cached is not trusted either, once it has seen its notice channel drop.
+          await until(async () => (await read(url, bin)).status === 503, 5_000);
+          expect((await read(url, bin)).body).to.deep.equal(UNAVAILABLE);
         }
 
         await own!.server.start();
