@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { ADMIN, INSTANCE_HEADER, NoStoreFlag, startCluster, type Cluster, type ClusterOptions } from '../helpers/cluster.js';
 import { inPool } from '../helpers/pool.js';
+import { openSse, type SseClient } from '../helpers/sse.js';
 import {
   freshDatabase,
   freshRedisPrefix,
@@ -193,6 +194,41 @@ for (const engine of ENGINES) {
         const median = delays[delays.length / 2]!;
         console.log(`      ${engine.name}: A's change served by B after ${median.toFixed(1)} ms median, ${p99.toFixed(1)} ms p99, ${delays.at(-1)!.toFixed(1)} ms max (100 changes; aim: p99 < 100 ms)`);
         expect(p99).to.be.below(500);
+      });
+    });
+
+    describe('live sharing across instances', () => {
+      let cluster: Cluster | undefined;
+      const open: SseClient[] = [];
+      before(async function () {
+        cluster = await clusterOrSkip(this, { count: 2, store: await engine.shared() });
+      });
+      after(async () => {
+        open.splice(0).forEach((stream) => stream.close());
+        await cluster?.stop();
+      });
+
+      it('sends what an editor on A types, and its saves, to a watcher and an output page on B', async () => {
+        const [a, b] = cluster!.instances.map((instance) => instance.url) as [string, string];
+        const { url: bin } = (await save(a, undefined, '<p>saved</p>')).body;
+        const followers = await Promise.all([`/${bin}/1/watch`, `/${bin}`].map((path) => openSse(b + path)));
+        open.push(...followers);
+        const typed = await call(a, `/api/${bin}/live`, { method: 'POST', body: JSON.stringify({ html: '<p>typed on A</p>' }) });
+        expect(typed.status).to.equal(200);
+        for (const follower of followers) expect((await follower.next('html')).data).to.equal('<p>typed on A</p>');
+        await save(a, bin, '<p>two</p>');
+        for (const follower of followers) expect((await follower.next('bump-revision')).data).to.equal(`${bin}/2`);
+      });
+
+      it('sends console records from an output page on B to an editor on A', async () => {
+        const [a, b] = cluster!.instances.map((instance) => instance.url) as [string, string];
+        const { url: bin } = (await save(a, undefined, '<p>page</p>')).body;
+        const editor = await openSse(`${a}/${bin}/1/edit`);
+        open.push(editor);
+        const records = [{ snippetkit: 'network', method: 'GET', url: 'https://x/', status: 200, ms: 3, size: 10 }];
+        const sent = await call(b, `/api/${bin}/console`, { method: 'POST', body: JSON.stringify({ records }) });
+        expect(sent.status).to.equal(200);
+        expect(JSON.parse((await editor.next('console')).data)).to.deep.equal(records);
       });
     });
 
