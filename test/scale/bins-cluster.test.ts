@@ -49,7 +49,7 @@ const ENGINES: Engine[] = [
 
 const UNAVAILABLE = { error: 'the store is unavailable; try again shortly' };
 
-type Answer = { status: number; body: any; instance: string | null; ms: number };
+type Answer = { status: number; body: any; instance: string | null; retryAfter: string | null; ms: number };
 
 /** A request with the admin key, timed; it gives up after 10 s so that a hang fails as such. */
 async function call(base: string, path: string, init: RequestInit = {}): Promise<Answer> {
@@ -57,7 +57,8 @@ async function call(base: string, path: string, init: RequestInit = {}): Promise
   const res = await fetch(base + path, { ...init, headers: ADMIN, signal: AbortSignal.timeout(10_000) });
   const text = await res.text();
   const body = res.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : text;
-  return { status: res.status, body, instance: res.headers.get(INSTANCE_HEADER), ms: performance.now() - started };
+  const header = (name: string): string | null => res.headers.get(name);
+  return { status: res.status, body, instance: header(INSTANCE_HEADER), retryAfter: header('retry-after'), ms: performance.now() - started };
 }
 
 const save = (base: string, bin: string | undefined, html: string): Promise<Answer> =>
@@ -283,7 +284,7 @@ for (const engine of ENGINES) {
         await own!.server.stop();
         for (const url of urls) {
           for (const answer of [await save(url, bin, 'lost'), await save(url, undefined, 'lost'), await read(url, `never-${uniqueName()}`)]) {
-            expect([answer.status, answer.body], url).to.deep.equal([503, UNAVAILABLE]);
+            expect([answer.status, answer.body, answer.retryAfter], url).to.deep.equal([503, UNAVAILABLE, '2']);
             expect(answer.ms, url).to.be.below(5_000);
           }
           // A bin it had cached is not trusted either, once it has seen its notice channel drop.
