@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI, load, log, startBareLike, startChild } from './lib.js';
+import { BARE_SQLITE, CLI, load, log, startBareLike, startChild } from './lib.js';
 import { fillBins } from './fill-bins.js';
 import { paired, versusBare } from './rounds.js';
 
@@ -55,26 +55,30 @@ async function reads(dir) {
   }
 }
 
+/** Saves against a bare server doing the same SQLite writes (bare-sqlite-saves.js), paired per round. */
 async function saves(dir) {
-  const bins = await startChild([CLI, 'serve-bins', '--port', '0', '--data', join(dir, 'saves.sqlite')], OPEN);
-  try {
-    const rows = [];
-    const form = { html: '<h1>Hello</h1>', css: 'h1 { color: red }', javascript: 'console.log(1)' };
-    const body = new URLSearchParams(form).toString();
-    const headers = { 'content-type': 'application/x-www-form-urlencoded' };
-    for (const [title, path] of [
-      ['bin POST /api/save (new bins)', '/api/save'],
-      ['bin POST /api/:bin/save (one hot bin)', '/api/hot/save'],
-    ]) {
+  const rows = [];
+  const form = { html: '<h1>Hello</h1>', css: 'h1 { color: red }', javascript: 'console.log(1)' };
+  const body = new URLSearchParams(form).toString();
+  const headers = { 'content-type': 'application/x-www-form-urlencoded' };
+  for (const [title, path] of [
+    ['bin POST /api/save (new bins)', '/api/save'],
+    ['bin POST /api/:bin/save (one hot bin)', '/api/hot/save'],
+  ]) {
+    // Fresh files each row, so both sides write to a store of the same size.
+    const run = `${rows.length}`;
+    const bins = await startChild([CLI, 'serve-bins', '--port', '0', '--data', join(dir, `saves-${run}.sqlite`)], OPEN);
+    const bare = await startChild([BARE_SQLITE], { DATA_FILE: join(dir, `bare-saves-${run}.sqlite`) });
+    try {
+      const targets = { subject: { url: bins.url + path, pid: bins.pid }, base: { url: bare.url + path, pid: bare.pid } };
+      const save = (target) => load(target, { method: 'POST', body, headers, connections: 50 });
       log(`${title}: measuring`);
-      const target = { url: bins.url + path, pid: bins.pid };
-      const result = await load(target, { method: 'POST', body, headers, connections: 50 });
-      rows.push({ benchmark: title, ...single(result) });
+      rows.push(versusBare(title, await paired(save, targets), '≥ 0.8'));
+    } finally {
+      await Promise.all([bins.stop(), bare.stop()]);
     }
-    return rows;
-  } finally {
-    await bins.stop();
   }
+  return rows;
 }
 
 /** The cells of a row with no baseline. */

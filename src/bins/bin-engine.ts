@@ -1,5 +1,6 @@
 import type { BinPage, PageQuery } from './bin-listing.js';
 import type { Revision } from './store.js';
+import type { Relay } from '../store/relay.js';
 import type { Template } from './template-store.js';
 
 /**
@@ -60,6 +61,8 @@ export interface BinEngine {
   template: TemplateRecord;
   /** Absent for an engine only one process writes (SQLite, under its lock). */
   changes?: ChangeFeed;
+  /** Messages between the instances (live typing); absent where there is one process. */
+  relay?: Relay;
   /** Where the bins are, for the banner (a file, or a URL without its password). */
   readonly where: string;
   close(): Promise<void>;

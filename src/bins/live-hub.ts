@@ -5,6 +5,7 @@ import { corsHeaders, type CorsPolicy } from '../http/cors.js';
 import { HttpError } from '../http/errors.js';
 import type { ProcessorChoice } from '../shared/processors.js';
 import type { Panels } from '../shared/assemble.js';
+import type { Relay } from '../store/relay.js';
 
 export type LiveOptions = EventStreamLimits;
 
@@ -43,16 +44,38 @@ export type LiveHub = {
   setState(bin: string, state: LiveState): void;
   /** A new revision: live changes are done with, followers move on to `rev`. */
   bumpRevision(bin: string, rev: number): void;
+  /** Shares sends, states and bumps with the other instances on `relay`, both ways. */
+  join(relay: Relay): void;
   /** Ends every stream (shutdown). */
   close(): void;
 };
 
-/** Server-Sent Events fan-out by bin, in JS Bin's event names (docs/bin-api.md § Live events). */
+/** What one hub tells the others on a relay: each of its own sends, states and bumps. */
+type Shared =
+  | { send: [bin: string, event: string, data: string] }
+  | { state: [bin: string, state: LiveState] }
+  | { bump: [bin: string, rev: number] };
+
+/**
+ * Server-Sent Events fan-out by bin, in JS Bin's event names (docs/bin-api.md § Live events). With
+ * a relay, followers on any instance get what an editor sends to any other.
+ */
 export function createLiveHub(options: Partial<LiveOptions> = {}): LiveHub {
   const states = new LRUCache<string, LiveState>({ max: 1000 });
   const streams = createEventStreams({ ...LIVE_DEFAULTS, ...options }, (bin, connections) => {
     if (connections > 0) streams.send(bin, 'stats', JSON.stringify({ connections }));
   });
+  let relay: Relay | undefined;
+  const share = (message: Shared) => relay?.publish(JSON.stringify(message));
+
+  const local = {
+    send: streams.send,
+    setState: (bin: string, state: LiveState) => void states.set(bin, state),
+    bump(bin: string, rev: number) {
+      states.delete(bin);
+      streams.send(bin, 'bump-revision', `${bin}/${rev}`);
+    },
+  };
 
   return {
     subscribe(ctx, bin) {
@@ -64,13 +87,28 @@ export function createLiveHub(options: Partial<LiveOptions> = {}): LiveHub {
       }
       ctx.respond = false;
     },
-    send: streams.send,
+    send(bin, event, data) {
+      local.send(bin, event, data);
+      share({ send: [bin, event, data] });
+    },
     connections: streams.count,
     state: (bin) => states.get(bin),
-    setState: (bin, state) => void states.set(bin, state),
+    setState(bin, state) {
+      local.setState(bin, state);
+      share({ state: [bin, state] });
+    },
     bumpRevision(bin, rev) {
-      states.delete(bin);
-      streams.send(bin, 'bump-revision', `${bin}/${rev}`);
+      local.bump(bin, rev);
+      share({ bump: [bin, rev] });
+    },
+    join(joined) {
+      relay = joined;
+      joined.subscribe((text) => {
+        const message = JSON.parse(text) as Shared;
+        if ('send' in message) local.send(...message.send);
+        else if ('state' in message) local.setState(...message.state);
+        else local.bump(...message.bump);
+      });
     },
     close: streams.close,
   };

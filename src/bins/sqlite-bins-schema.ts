@@ -42,11 +42,12 @@ const SCHEMA = [
       ON CONFLICT (bin) DO UPDATE SET latest = excluded.latest, next = excluded.next, updated = excluded.updated,
         summary = excluded.summary, folded = excluded.folded;
   END`,
-  // Deleting the latest holds only while it is still the latest.
+  // Deleting the latest holds only while it is still the latest, and the revision the head moves to is there.
   `CREATE VIEW bin_removal AS SELECT NULL AS bin, NULL AS rev, NULL AS latest, NULL AS updated,
     NULL AS summary, NULL AS folded`,
   `CREATE TRIGGER bin_removal_insert INSTEAD OF INSERT ON bin_removal BEGIN
-    SELECT RAISE(ABORT, '${MOVED}') WHERE NOT EXISTS (SELECT 1 FROM bin_heads WHERE bin = NEW.bin AND latest = NEW.rev);
+    SELECT RAISE(ABORT, '${MOVED}') WHERE NOT EXISTS (SELECT 1 FROM bin_heads WHERE bin = NEW.bin AND latest = NEW.rev)
+      OR (NEW.latest > 0 AND NOT EXISTS (SELECT 1 FROM bin_revisions WHERE bin = NEW.bin AND rev = NEW.latest));
     DELETE FROM bin_revisions WHERE bin = NEW.bin AND rev = NEW.rev;
     UPDATE bin_heads SET latest = NEW.latest, updated = NEW.updated, summary = NEW.summary, folded = NEW.folded
       WHERE bin = NEW.bin;

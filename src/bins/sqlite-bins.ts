@@ -31,7 +31,9 @@ export async function openSqliteBins(file: string, template: TemplateRecord): Pr
       ORDER BY r.rev DESC LIMIT 1`),
     save: db.prepare(`INSERT INTO bin_save (bin, html, javascript, css, settings, created, latest, next, head_created,
       summary, folded, expected) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-    removeOne: db.prepare('DELETE FROM bin_revisions WHERE bin = ? AND rev = ?'),
+    // An older revision only: one that became the latest meanwhile is deleted as the latest.
+    removeOne: db.prepare(`DELETE FROM bin_revisions WHERE bin = ?1 AND rev = ?2
+      AND NOT EXISTS (SELECT 1 FROM bin_heads WHERE bin = ?1 AND latest = ?2)`),
     removeLatest: db.prepare(`INSERT INTO bin_removal (bin, rev, latest, updated, summary, folded)
       VALUES (?, ?, ?, ?, ?, ?)`),
     revisions: db.prepare('SELECT rev, created FROM bin_revisions WHERE bin = ? ORDER BY rev DESC'),

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { createKeyQueue } from '../store/key-queue.js';
+import type { Relay } from '../store/relay.js';
 import { openSqliteKeyv } from '../store/sqlite.js';
 import type { BinEngine, Head } from './bin-engine.js';
 import { listing, type BinPage, type PageQuery } from './bin-listing.js';
@@ -28,6 +29,8 @@ export type BinSummary = { bin: string; revisions: StoredRevision[] };
 export interface BinStore extends TemplateStore {
   /** Where the bins are: the SQLite file, or the shared store's URL without its password. */
   readonly where: string;
+  /** Messages to and from the other instances on a shared store (live-hub.ts joins it). */
+  readonly relay?: Relay;
   /** A revision, or the latest when `rev` is undefined; undefined when there is none. */
   get(bin: string, rev?: number): Promise<StoredRevision | undefined>;
   /** `get` answered from memory alone, synchronously: undefined also when the head or the revision is not kept. */
@@ -136,10 +139,17 @@ export function createBinStore(engine: BinEngine, cache: CacheLimits = DEFAULT_C
     },
   );
 
-  async function writing<T>(work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a write to `bin`. What is kept of the bin stays until the write is answered (it is the store's
+   * until then); a write that failed may have landed or not, so the bin's head is dropped.
+   */
+  async function writing<T>(bin: string, work: () => Promise<T>): Promise<T> {
     epoch++;
     try {
       return await work();
+    } catch (err) {
+      heads.delete(bin);
+      throw err;
     } finally {
       epoch++;
     }
@@ -176,6 +186,7 @@ export function createBinStore(engine: BinEngine, cache: CacheLimits = DEFAULT_C
 
   return {
     where: engine.where,
+    ...(engine.relay && { relay: engine.relay }),
 
     async get(bin, rev) {
       const cached = heads.get(bin);
@@ -199,7 +210,7 @@ export function createBinStore(engine: BinEngine, cache: CacheLimits = DEFAULT_C
 
     peek(bin, rev) {
       const head = heads.get(bin);
-      // The head leaves the cache while a save or delete writes it: then nothing is answered from memory.
+      // What is kept is the store's until a write is answered; a failed write drops the head.
       if (!head || head.latest === 0 || (rev !== undefined && rev > head.latest)) return undefined;
       const target = rev ?? head.latest;
       const revision = revisions.get(revKey(bin, target));
@@ -222,9 +233,8 @@ export function createBinStore(engine: BinEngine, cache: CacheLimits = DEFAULT_C
             const revision: Revision = { ...build(previous), created: now };
             const rev = head?.next ?? 1;
             const nextHead: Head = { latest: rev, next: rev + 1, created: head?.created ?? now, updated: now, ...listing(revision) };
-            heads.delete(bin); // a failed write must not leave the cache ahead of the store
             const before = notices;
-            if (await writing(() => engine.save(bin, revision, nextHead, head?.next))) {
+            if (await writing(bin, () => engine.save(bin, revision, nextHead, head?.next))) {
               kept(bin, nextHead, before, revision);
               return { ...revision, bin, rev };
             }
@@ -241,24 +251,24 @@ export function createBinStore(engine: BinEngine, cache: CacheLimits = DEFAULT_C
           const head = await readHead(bin, lost);
           if (!head || head.latest === 0) return undefined;
           const target = rev ?? head.latest;
-          if (target > head.latest || !(await readRevision(bin, target))) return undefined;
+          // After a lost write the store's own answer is needed, not what is kept.
+          const there = lost ? await engine.revision(bin, target) : await readRevision(bin, target);
+          if (target > head.latest || !there) return undefined;
           let nextHead: Head | undefined;
           if (target === head.latest) {
             const shown = await engine.before(bin, target);
             const empty = { html: '', javascript: '', css: '' };
             nextHead = { ...head, latest: shown?.rev ?? 0, updated: new Date().toISOString(), ...listing(shown ?? empty) };
           }
-          heads.delete(bin);
-          revisions.delete(revKey(bin, target));
           const before = notices;
-          const done = await writing(() => engine.remove(bin, target, nextHead));
+          const done = await writing(bin, () => engine.remove(bin, target, nextHead));
           if (done) {
+            revisions.delete(revKey(bin, target));
             kept(bin, nextHead ?? head, before);
             return { bin, rev: target };
           }
-          // Not the latest any more (a save came first): delete it as an older one. Without a head,
-          // nothing deleted means another instance deleted it first.
-          if (!nextHead) return undefined;
+          // Another instance wrote the bin meanwhile (a save, or a delete of the revision the head would
+          // move to, or of this one): read again and delete what is there now.
         }
       });
     },

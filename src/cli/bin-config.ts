@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { binConfigSchema, type BinConfig } from '../bins/config.js';
 import { hostNamesSchema, portSchema, settingsObject, textSchema } from '../server/setting-schemas.js';
 import { describeJsonError } from '../shared/json-check.js';
+import { storeUrlSchema } from '../store/store-url.js';
 import { CliError, EXIT } from './errors.js';
 import type { ServeBinsFlags } from './serve-bins.js';
 import {
@@ -47,23 +48,34 @@ export function binConfigWith(overrides: JsonObject): BinConfig {
   return validateSettings(binConfigSchema, config, sources);
 }
 
-/** serve-bins' own settings, outside the JS Bin config: where to listen, the data file, the Host check. */
+/** serve-bins' own settings, outside the JS Bin config: where to listen, the store, the Host check. */
 const serveSchema = settingsObject({
   port: portSchema,
-  /** The SQLite file; undefined = the default one in the user's data folder. */
+  /** The SQLite file; undefined = the default one in the user's data folder (unless `store`). */
   data: textSchema.optional(),
+  /** A shared store's URL (PostgreSQL, Redis), for several instances. */
+  store: storeUrlSchema.optional(),
   allowedHosts: hostNamesSchema,
 });
 
 const SERVE_SETTINGS: FlatSetting[] = [
   { key: 'port', flag: '--port', env: 'PORT', fallback: 3000 },
   { key: 'data', flag: '--data', env: 'SNIPPETKIT_BIN_DATA', fallback: undefined },
+  { key: 'store', flag: '--store', env: 'SNIPPETKIT_BIN_STORE', fallback: undefined },
   { key: 'allowedHosts', flag: '--allowed-host', env: 'SNIPPETKIT_ALLOWED_HOSTS', fallback: [] },
 ];
 
 export function loadServeBinsSettings(flags: ServeBinsFlags, env: NodeJS.ProcessEnv): z.output<typeof serveSchema> {
   const { value, sources } = layerSettings(SERVE_SETTINGS, { ...flags, allowedHosts: flags.allowedHost }, env);
-  return validateSettings(serveSchema, value, sources);
+  const settings = validateSettings(serveSchema, value, sources);
+  if (settings.data !== undefined && settings.store !== undefined) {
+    const named = (key: string) => {
+      const source = sources.get(key);
+      return source && source.kind !== 'file' ? source.name : key;
+    };
+    throw new CliError(`${named('data')} and ${named('store')} both name where the bins are; give one`, EXIT.usage);
+  }
+  return settings;
 }
 
 function readConfigFile(file: string): JsonObject {

@@ -3,6 +3,7 @@ import { createBinHandler } from '../bins/app.js';
 import { createCompiler } from '../bins/compiler.js';
 import { apiMode, type BinConfig } from '../bins/config.js';
 import { createLiveHub } from '../bins/live-hub.js';
+import { openSharedBinStore } from '../bins/shared-store.js';
 import { openBinStore } from '../bins/store.js';
 import { defaultDataFile } from '../store/data-file.js';
 import { loadBinConfig, loadServeBinsSettings } from './bin-config.js';
@@ -13,8 +14,8 @@ import type { ServeBinsFlags } from './serve-bins.js';
 
 export async function startBinServer(flags: ServeBinsFlags, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const config = loadBinConfig(flags.config, env);
-  const { port, data, allowedHosts } = loadServeBinsSettings(flags, env);
-  const file = data ?? defaultDataFile('bins');
+  const { port, data, store: shared, allowedHosts } = loadServeBinsSettings(flags, env);
+  const cache = { heads: config.cache.heads, revisionBytes: config.cache.revisionsMB * 1024 * 1024 };
   const logger = consoleLogger(flags.quiet);
   // Made here, not by the app, so shutdown can end open event streams and stop compile children.
   const live = createLiveHub();
@@ -24,14 +25,17 @@ export async function startBinServer(flags: ServeBinsFlags, env: NodeJS.ProcessE
     host: flags.host,
     allowedHosts,
     hostRefusal: (message) => ({ error: message }),
-    open: () =>
-      openBinStore(file, { heads: config.cache.heads, revisionBytes: config.cache.revisionsMB * 1024 * 1024 }),
-    handler: (store) => createBinHandler({ store, config, logger, live, compiler }),
+    open: () => (shared ? openSharedBinStore(shared, cache) : openBinStore(data ?? defaultDataFile('bins'), cache)),
+    handler: (store) => {
+      // Several instances on one store: followers on this one get what editors send to the others.
+      if (store.relay) live.join(store.relay);
+      return createBinHandler({ store, config, logger, live, compiler });
+    },
     beforeClose: () => {
       live.close();
       compiler.close();
     },
-    banner: flags.quiet ? undefined : (url, store) => banner(url, store.where, config),
+    banner: flags.quiet ? undefined : (url, store) => banner(url, `${shared ? 'store' : 'data'} ${store.where}`, config),
     log: logger.info,
   });
   if (!isLoopback(flags.host) && apiMode(config) === 'open') {
@@ -39,7 +43,7 @@ export async function startBinServer(flags: ServeBinsFlags, env: NodeJS.ProcessE
   }
 }
 
-function banner(url: string, file: string, config: BinConfig): string {
+function banner(url: string, where: string, config: BinConfig): string {
   const mode = apiMode(config);
   const modeText = {
     open: chalk.yellow('API open: anyone can read and write'),
@@ -53,5 +57,5 @@ function banner(url: string, file: string, config: BinConfig): string {
     ),
     closed: chalk.yellow('API closed: no reads or writes without a key, and no key is set'),
   }[mode];
-  return `snippetkit bins on ${chalk.bold(url)}  data ${file}  ${modeText}`;
+  return `snippetkit bins on ${chalk.bold(url)}  ${where}  ${modeText}`;
 }

@@ -16,7 +16,7 @@ export class HttpError extends Error {
 
 export type ErrorBody = (status: number, message: string, field: string | undefined, ctx: Context) => unknown;
 
-type ThrownError = Error & { status?: number; statusCode?: number; expose?: boolean; field?: string };
+type ThrownError = Error & { status?: number; statusCode?: number; expose?: boolean; field?: string; retryAfter?: number };
 
 /**
  * The one error middleware of an app, placed first. Client errors (HttpError, Koa's ctx.throw,
@@ -43,6 +43,7 @@ export function errorHandler(body: ErrorBody, logger: Logger): Middleware {
       }
       ctx.status = status;
       ctx.body = body(status, message, err.field, ctx);
+      if (thrown instanceof HttpError && err.retryAfter !== undefined) ctx.set('Retry-After', String(err.retryAfter));
       // A body refused for its size, or not received in time, is left unread: do not reuse the connection.
       if (status === 413 || status === 408) ctx.set('Connection', 'close');
     }

@@ -7,6 +7,8 @@ import { HttpError } from '../http/errors.js';
  */
 export class StoreUnavailable extends HttpError {
   override name = 'StoreUnavailable';
+  /** Seconds, for the answer's Retry-After: an instance reconnects within about that. */
+  readonly retryAfter = 2;
   constructor(override readonly cause?: unknown) {
     super(503, 'the store is unavailable; try again shortly');
   }

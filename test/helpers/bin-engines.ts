@@ -1,9 +1,12 @@
 import { join } from 'node:path';
 import type { BinEngine } from '../../src/bins/bin-engine.js';
+import { openPostgresBins } from '../../src/bins/postgres-bins.js';
+import { openRedisBins } from '../../src/bins/redis-bins.js';
 import { openSqliteBins } from '../../src/bins/sqlite-bins.js';
 import { createBinStore, type BinStore, type CacheLimits } from '../../src/bins/store.js';
 import { keyvTemplate } from '../../src/bins/template-store.js';
 import { openSqliteKeyv } from '../../src/store/sqlite.js';
+import { freshDatabase, freshRedisPrefix, sharedRedis } from './services.js';
 import { tempDir } from './temp.js';
 
 /**
@@ -31,6 +34,21 @@ export const BIN_ENGINES: EngineKind[] = [
         },
         remove: async () => temp.cleanup(),
       };
+    },
+  },
+  {
+    name: 'PostgreSQL',
+    async space() {
+      const url = await freshDatabase();
+      return { shared: true, open: () => openPostgresBins(url), remove: async () => {} };
+    },
+  },
+  {
+    name: 'Redis',
+    async space() {
+      const url = await sharedRedis();
+      const prefix = freshRedisPrefix();
+      return { shared: true, open: () => openRedisBins(url, { prefix }), remove: async () => {} };
     },
   },
 ];

@@ -100,6 +100,16 @@ for (const kind of BIN_ENGINES) {
       ]);
     });
 
+    it('refuses to move the head onto a revision that is gone, or to delete the latest as an older one', async () => {
+      for (let rev = 1; rev <= 3; rev++) {
+        await engine.save('abc', revision(`r${rev}`), head(rev, `R${rev}`), rev === 1 ? undefined : rev);
+      }
+      expect(await engine.remove('abc', 3)).to.equal(false); // the latest: only with the head it moves to
+      expect(await engine.remove('abc', 2)).to.equal(true);
+      expect(await engine.remove('abc', 3, head(2, 'R2', 4))).to.equal(false); // 2 is gone
+      expect([await engine.head('abc'), await engine.revision('abc', 3)]).to.deep.equal([head(3, 'R3'), revision('r3')]);
+    });
+
     it('deletes an older revision alone, and says when there was none', async () => {
       await engine.save('abc', revision('one'), head(1, 'One'), undefined);
       await engine.save('abc', revision('two'), head(2, 'Two'), 2);
@@ -184,6 +194,26 @@ for (const kind of BIN_ENGINES) {
         const seen = { theirs: theirs.items, mine: mine.items };
         expect(seen.theirs).to.deep.equal([{ bin: 'abc' }, { bin: 'abc' }, { bin: 'abc', rev: 1 }, { template: true }]);
         expect(seen.mine).to.deep.equal([{ bin: 'zzz' }]);
+      });
+
+      it('relays messages to the other instances in the order sent, and not to the sender', async () => {
+        const other = await open();
+        const mine: string[] = [];
+        const theirs: string[] = [];
+        let arrived = () => {};
+        engine.relay!.subscribe((message) => mine.push(message));
+        other.relay!.subscribe((message) => {
+          theirs.push(message);
+          if (theirs.length === 100) arrived();
+        });
+        const all = new Promise<void>((resolve) => (arrived = resolve));
+        const big = 'x'.repeat(64 * 1024); // larger than a PostgreSQL notice can carry
+        for (let i = 0; i < 100; i++) engine.relay!.publish(i === 50 ? big : `message ${i}`);
+        await all;
+        expect(theirs).to.deep.equal(Array.from({ length: 100 }, (_, i) => (i === 50 ? big : `message ${i}`)));
+        other.relay!.publish('back');
+        await new Promise<void>((resolve) => engine.relay!.subscribe(() => resolve()));
+        expect(mine).to.deep.equal(['back']);
       });
     });
   });

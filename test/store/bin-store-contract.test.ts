@@ -83,8 +83,8 @@ for (const kind of BIN_ENGINES) {
       });
 
       it("serves another instance's save, delete and template instead of what it kept", async () => {
-        const other = await open();
         await store.append('abc', () => panels('one'));
+        const other = await open(); // after the save: its notice cannot come after the read below
         expect((await other.get('abc'))?.html).to.equal('one'); // now kept by `other`
         expect(other.peek('abc')?.html).to.equal('one');
         await store.append('abc', () => panels('two'));

@@ -1,0 +1,99 @@
+import { expect } from 'chai';
+import { createServer } from 'node:net';
+import { isConnectionFailure, openPostgres } from '../../src/store/postgres.js';
+import { withoutPassword } from '../../src/store/store-url.js';
+import { listenForNotices } from '../../src/store/postgres-notices.js';
+import { StoreUnavailable } from '../../src/store/unavailable.js';
+import { freshDatabase } from '../helpers/services.js';
+
+/** A port nothing listens on (it was free a moment ago). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+
+describe('PostgreSQL connections', () => {
+  it('rejects with StoreUnavailable when the server refuses the connection', async () => {
+    const db = openPostgres(`postgres://postgres@127.0.0.1:${await closedPort()}/postgres`);
+    try {
+      const err = await failure(db.query({ text: 'SELECT 1' }));
+      expect(err).to.be.instanceOf(StoreUnavailable);
+      expect((err as StoreUnavailable).status).to.equal(503);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("passes a statement's own error through as it is", async () => {
+    const db = openPostgres(await freshDatabase());
+    try {
+      const err = await failure(db.query({ text: 'SELECT * FROM no_such_table' }));
+      expect(err).not.to.be.instanceOf(StoreUnavailable);
+      expect(err).to.have.property('code', '42P01');
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('rolls a transaction back when its work throws', async () => {
+    const db = openPostgres(await freshDatabase());
+    try {
+      await db.query({ text: 'CREATE TABLE t (n integer)' });
+      const err = await failure(
+        db.transaction(async (query) => {
+          await query({ text: 'INSERT INTO t VALUES (1)' });
+          throw new Error('no');
+        }),
+      );
+      expect((err as Error).message).to.equal('no');
+      expect(await db.query({ text: 'SELECT count(*)::int AS n FROM t' })).to.deep.equal([{ n: 0 }]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('fails to start listening with StoreUnavailable when the server refuses', async () => {
+    const url = `postgres://postgres@127.0.0.1:${await closedPort()}/postgres`;
+    const err = await failure(listenForNotices({ url, channel: 'c', onPayload: () => {}, onState: () => {} }));
+    expect(err).to.be.instanceOf(StoreUnavailable);
+  });
+
+  const failures: [string, object, boolean][] = [
+    ['a refused connection', { code: 'ECONNREFUSED' }, true],
+    ['a reset connection', { code: 'ECONNRESET' }, true],
+    ['an admin shutdown (57P01)', { code: '57P01' }, true],
+    ['a server starting up (57P03)', { code: '57P03' }, true],
+    ['a connection exception (08006)', { code: '08006' }, true],
+    ['a dropped connection', { message: 'Connection terminated unexpectedly' }, true],
+    ['a connect timeout', { message: 'timeout exceeded when trying to connect' }, true],
+    ['a unique violation (23505)', { code: '23505' }, false],
+    ['a syntax error (42601)', { code: '42601' }, false],
+    ['a plain error', { message: 'something else' }, false],
+  ];
+  for (const [what, fields, expected] of failures) {
+    it(`${expected ? 'counts' : 'does not count'} ${what} as the store being unavailable`, () => {
+      expect(isConnectionFailure(Object.assign(new Error('message' in fields ? String(fields.message) : 'x'), fields)))
+        .to.equal(expected);
+    });
+  }
+
+  const urls: [string, string][] = [
+    ['postgres://user:secret@db.example:5432/bins', 'postgres://user@db.example:5432/bins'],
+    ['postgres://user@db.example/bins?password=secret&sslmode=require', 'postgres://user@db.example/bins?sslmode=require'],
+    ['postgres://db.example/bins', 'postgres://db.example/bins'],
+  ];
+  for (const [url, shown] of urls) {
+    it(`shows ${url} as ${shown}`, () => {
+      expect(withoutPassword(url)).to.equal(shown);
+    });
+  }
+});
