@@ -198,6 +198,38 @@ for (const engine of ENGINES) {
       });
     });
 
+    describe('an instance\'s own saves', () => {
+      let cluster: Cluster | undefined;
+      before(async function () {
+        cluster = await clusterOrSkip(this, { count: 2, store: await engine.shared() });
+      });
+      after(() => cluster?.stop());
+
+      it('serves its own latest save at once while notices of other bins\' saves stream in', async () => {
+        const [a, b] = cluster!.instances.map((instance) => instance.url) as [string, string];
+        const { url: bin } = (await save(a, undefined, 'mine')).body;
+        // B's saves to other bins: A hears a notice of each, some as its own save is under way.
+        let noisy = true;
+        const noise = Promise.all(
+          range(1, 4).map(async (i) => {
+            while (noisy) await save(b, `noise-${i}`, 'noise');
+          }),
+        );
+        const stale: string[] = [];
+        try {
+          for (let i = 0; i < 100; i++) {
+            const saved = await save(a, bin, `mine ${i}`);
+            const served = await read(a, bin);
+            if (served.body.snapshot !== saved.body.snapshot) stale.push(`saved ${saved.body.snapshot}, served ${served.body.snapshot}`);
+          }
+        } finally {
+          noisy = false;
+          await noise;
+        }
+        expect(stale).to.deep.equal([]);
+      });
+    });
+
     describe('live sharing across instances', () => {
       let cluster: Cluster | undefined;
       const open: SseClient[] = [];
