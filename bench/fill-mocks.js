@@ -1,11 +1,10 @@
 // Fills a mocks SQLite file with `endpoints` endpoints, each with `entries` saved log entries, through
-// the built store and the same batch statement the server's journal uses (run `npm run build` first),
+// the built store and the engine's save the server's journal uses (run `npm run build` first),
 // then times `serve-mocks` starting on it: the start-up cost of loading saved request logs.
 // Usage: node bench/fill-mocks.js FILE [ENDPOINTS ENTRIES]   (without counts: only time the start-up)
 import { spawn } from 'node:child_process';
 import { openMockStore } from '../dist/mocks/store.js';
-import { saveBatch } from '../dist/store/mock-stats-sqlite.js';
-import { openSqliteKeyv } from '../dist/store/sqlite.js';
+import { openSqliteMocks } from '../dist/mocks/sqlite-mocks.js';
 import { CLI } from './lib.js';
 
 /** A webhook-sized request as the log keeps it (about 700 bytes of JSON). */
@@ -35,20 +34,20 @@ export async function fillMocks(file, endpoints, entries) {
     await Promise.all(names.map((name) => store.put({ name, json: '{"ok":true}', statusCode: 200, delay: 0 })));
   }
   await store.close();
-  const db = await openSqliteKeyv(file, { namespace: 'mocks' });
+  const engine = await openSqliteMocks(file);
   try {
     for (let i = 0; i < endpoints; i += 100) {
-      const rows = [];
-      const stats = [];
+      const batch = [];
       for (let e = i; e < Math.min(i + 100, endpoints); e++) {
         const name = `e${e}`;
-        for (let n = 1; n <= entries; n++) rows.push({ name, seq: n, entry: entry(name, n) });
-        stats.push({ name, hits: entries, lastCall: entry(name, entries).time, sequence: 0 });
+        const logged = Array.from({ length: entries }, (_, n) => entry(name, n + 1));
+        const lastCall = logged.at(-1)?.time ?? null;
+        batch.push({ name, hits: entries, lastCall, sequence: 0, entries: logged, skipped: 0, keep: entries });
       }
-      await saveBatch(db.query, { rows, stats, cutoffs: [] });
+      await engine.stats.save(batch);
     }
   } finally {
-    await db.close();
+    await engine.close();
   }
 }
 

@@ -1,5 +1,6 @@
 import type { BinPage, PageQuery } from './bin-listing.js';
 import type { Revision } from './store.js';
+import type { ChangeFeed as Feed } from '../store/change-feed.js';
 import type { Relay } from '../store/relay.js';
 import type { Template } from './template-store.js';
 
@@ -13,14 +14,8 @@ export type Head = { latest: number; next: number; created: string; updated: str
 /** What another instance changed: a bin's head (`rev` set: that revision was deleted), or the template. */
 export type Change = { bin: string; rev?: number } | { template: true };
 
-/**
- * Notices of other instances' writes, for a store shared by several (PostgreSQL, Redis). `onState(false)`
- * says notices may be missed from now on (the channel dropped): whatever was kept may be stale.
- * `onState(true)` says the channel listens again.
- */
-export type ChangeFeed = {
-  subscribe(onChange: (change: Change) => void, onState: (listening: boolean) => void): void;
-};
+/** Notices of other instances' bin writes (store/change-feed.ts). */
+export type ChangeFeed = Feed<Change>;
 
 /** The one template record (template-store.ts keeps it in memory). */
 export type TemplateRecord = {

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { HttpError } from '../http/errors.js';
 import { createKeyQueue } from '../store/key-queue.js';
-import type { Query } from '../store/schema-part.js';
-import { dropCollection, loadCollection, prepareCollectionTable, saveCollection } from '../store/collection-sqlite.js';
 import type { Item } from './collection-query.js';
+import type { CollectionRecords } from './mock-engine.js';
 import type { StoredMock } from './record.js';
 
 /** A collection's live data: a list of items, or one object (json-server's singular resource, e.g. `profile`). */
@@ -43,12 +42,11 @@ export type Collections = {
 
 type Live = { seed: string; state: State; bytes: number };
 
-export async function openCollections(
-  query: Query,
-  file: string,
+/** Collections whose states `records` (the engine's) keep. */
+export function openCollections(
+  records: CollectionRecords,
   limits: CollectionLimits = DEFAULT_COLLECTION_LIMITS,
-): Promise<Collections> {
-  await prepareCollectionTable(query, file);
+): Collections {
   const live = new Map<string, Live>();
   const queue = createKeyQueue();
   const listeners: ((name: string) => void)[] = [];
@@ -58,7 +56,7 @@ export async function openCollections(
     const seed = digest(record.json ?? '');
     const cached = live.get(record.name);
     if (cached?.seed === seed) return cached;
-    const saved = await loadCollection(query, record.name);
+    const saved = await records.load(record.name);
     const text = saved?.seed === seed ? saved.value : (record.json ?? '[]');
     const loaded = { seed, state: JSON.parse(text) as State, bytes: Buffer.byteLength(text) };
     total += loaded.bytes - (cached?.bytes ?? 0);
@@ -76,7 +74,7 @@ export async function openCollections(
         const text = JSON.stringify(state);
         const bytes = Buffer.byteLength(text);
         checkRoom(state, bytes, total - current.bytes + bytes, limits);
-        await saveCollection(query, record.name, { seed: current.seed, value: text });
+        await records.save(record.name, { seed: current.seed, value: text });
         total += bytes - current.bytes;
         live.set(record.name, { seed: current.seed, state, bytes });
         for (const listener of listeners) listener(record.name);
@@ -84,7 +82,7 @@ export async function openCollections(
       }),
     reset: (name) =>
       queue.run(name, async () => {
-        await dropCollection(query, name);
+        await records.drop(name);
         total -= live.get(name)?.bytes ?? 0;
         live.delete(name);
         for (const listener of listeners) listener(name);

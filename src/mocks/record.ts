@@ -65,7 +65,7 @@ export type MockInput = {
   collection?: boolean;
 };
 
-/** The record kept in Keyv under `endpoint:<name>`. */
+/** The record an engine keeps for an endpoint (mock-engine.ts). */
 export type StoredMock = MockInput & {
   created: string;
   updated: string;

@@ -1,16 +1,7 @@
 import type { Logger } from '../server/logger.js';
 import { createKeyQueue } from '../store/key-queue.js';
-import {
-  clearSavedLog,
-  deleteSaved,
-  loadSaved,
-  prepareStatsTables,
-  saveBatch,
-  type LogRow,
-  type StatsRow,
-} from '../store/mock-stats-sqlite.js';
-import type { Query } from '../store/schema-part.js';
 import { LogBudget } from './log-budget.js';
+import type { EndpointSave, StatsRecords } from './mock-engine.js';
 import { newStats, type EndpointStats, type SavedLog } from './request-log.js';
 
 /** How often changed counters and new log entries are written, in milliseconds (docs/mock-api.md). */
@@ -44,17 +35,12 @@ export type StatsJournal = {
   close(): Promise<void>;
 };
 
-/** Opens the tables in `file` (through `query`, the store's connection) and loads what they hold. */
-export async function openStatsJournal(
-  query: Query,
-  file: string,
-  options: StatsJournalOptions,
-): Promise<StatsJournal> {
+/** Loads what `records` hold (the engine's counters and logs). */
+export async function openStatsJournal(records: StatsRecords, options: StatsJournalOptions): Promise<StatsJournal> {
   const { logSize, flushMs, logger } = options;
   const budget = new LogBudget(options.maxLogBytes);
-  await prepareStatsTables(query, file);
   const saved = new Map<string, SavedLog>();
-  for (const [name, found] of await loadSaved(query, logSize)) {
+  for (const [name, found] of await records.load(logSize)) {
     const entries = found.entries.map((row) => row.entry);
     const count = found.entries.at(-1)?.seq ?? 0;
     saved.set(name, { hits: found.hits, lastCall: found.lastCall, sequence: found.sequence, count, entries });
@@ -65,6 +51,8 @@ export async function openStatsJournal(
   const run = (task: () => Promise<void>) => queue.run('stats', task);
   const marked: [string, EndpointStats][] = [];
   const dropped = new WeakSet<EndpointStats>();
+  // The hits the store counts for each endpoint: a save adds what came since (other instances add theirs).
+  const savedHits = new WeakMap<EndpointStats, number>();
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
   let failing = false;
@@ -80,26 +68,31 @@ export async function openStatsJournal(
 
   const flush = async () => {
     const batch = marked.splice(0);
-    const rows: LogRow[] = [];
-    const stats: StatsRow[] = [];
-    const cutoffs: [string, number][] = [];
-    const taken: [EndpointStats, number][] = [];
+    const saving: EndpointSave[] = [];
+    const taken: [EndpointStats, upTo: number, hits: number][] = [];
     for (const [name, endpoint] of batch) {
       const log = endpoint.requests;
       log.unmark();
       if (dropped.has(endpoint)) continue;
       const upTo = log.count;
-      // At most the ring's worth: in a flood, older unsaved requests were overwritten and would be pruned.
-      const fresh = log.newestFirst(upTo - log.saved);
-      fresh.forEach((entry, i) => rows.push({ name, seq: upTo - i, entry }));
-      // Rows older than the log's oldest entry: past --log-size, or evicted by the byte budget.
-      cutoffs.push([name, upTo - log.size]);
-      stats.push({ name, hits: endpoint.hits, lastCall: log.lastCall, sequence: endpoint.sequence });
-      taken.push([endpoint, upTo]);
+      // At most the ring's worth: in a flood, older unsaved requests were overwritten in memory.
+      const entries = log.newestFirst(upTo - log.saved).reverse();
+      const hits = endpoint.hits - (savedHits.get(endpoint) ?? 0);
+      saving.push({
+        name,
+        hits,
+        lastCall: log.lastCall,
+        sequence: endpoint.sequence,
+        entries,
+        skipped: upTo - log.saved - entries.length,
+        // Past --log-size, or evicted by the byte budget: the saved log keeps what memory keeps.
+        keep: log.size,
+      });
+      taken.push([endpoint, upTo, hits]);
     }
     if (taken.length === 0) return;
     try {
-      await saveBatch(query, { rows, stats, cutoffs });
+      await records.save(saving);
     } catch (err) {
       if (!failing) logger.error(`cannot save request logs to the data file (retrying): ${(err as Error).message}`);
       failing = true;
@@ -108,8 +101,11 @@ export async function openStatsJournal(
     }
     if (failing) logger.info('request logs are saved to the data file again');
     failing = false;
-    // A clear during the save has moved `saved` past what this batch took.
-    for (const [endpoint, upTo] of taken) endpoint.requests.saved = Math.max(endpoint.requests.saved, upTo);
+    for (const [endpoint, upTo, hits] of taken) {
+      // A clear during the save has moved `saved` past what this batch took.
+      endpoint.requests.saved = Math.max(endpoint.requests.saved, upTo);
+      savedHits.set(endpoint, (savedHits.get(endpoint) ?? 0) + hits);
+    }
   };
 
   return {
@@ -122,6 +118,7 @@ export async function openStatsJournal(
       });
       if (found) {
         stats.hits = found.hits;
+        savedHits.set(stats, found.hits);
         stats.sequence = found.sequence;
         // After `stats` is set: the budget may evict as it loads, which marks the log.
         stats.requests.restore(found);
@@ -131,17 +128,17 @@ export async function openStatsJournal(
     async dropUnclaimed() {
       const names = [...saved.keys()];
       saved.clear();
-      if (names.length > 0) await run(() => deleteSaved(query, names));
+      if (names.length > 0) await run(() => records.forget(names));
     },
     clear(name, stats) {
       stats.requests.clear();
-      return run(() => clearSavedLog(query, name));
+      return run(() => records.clearLog(name));
     },
     drop(name, stats) {
       dropped.add(stats);
       // Gives its entries' bytes back to the budget.
       stats.requests.clear();
-      return run(() => deleteSaved(query, [name]));
+      return run(() => records.forget([name]));
     },
     async close() {
       closed = true;

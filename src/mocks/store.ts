@@ -1,6 +1,5 @@
 import { HttpError } from '../http/errors.js';
 import { createKeyQueue } from '../store/key-queue.js';
-import { openSqliteKeyv, type SqliteKeyv } from '../store/sqlite.js';
 import type { MockInput, StoredMock } from './record.js';
 import { silentLogger, type Logger } from '../server/logger.js';
 import { DEFAULT_MAX_LOG_BYTES } from './log-budget.js';
@@ -9,6 +8,8 @@ import { DEFAULT_FLUSH_MS, openStatsJournal } from './stats-journal.js';
 import { RouteTable, type Lookup } from './routes.js';
 import { createSourceSync, origin, type SourceChange } from './source-store.js';
 import { openCollections, type Collections } from './collection-state.js';
+import type { MockEngine } from './mock-engine.js';
+import { openSqliteMocks } from './sqlite-mocks.js';
 
 export type { StoredMock } from './record.js';
 
@@ -25,10 +26,12 @@ export type Endpoint = {
 export type WriteResult = { created: boolean; endpoint: Endpoint };
 
 /**
- * Endpoints persisted in Keyv and mirrored in a Map for serving. Reads are synchronous from the
- * Map; a write resolves once Keyv has stored it, and the Map changes in that same step.
+ * Endpoints persisted by a storage engine (mock-engine.ts) and mirrored in a Map for serving. Reads
+ * are synchronous from the Map; a write resolves once the engine has stored it, and the Map changes
+ * in that same step.
  */
 export type MockStore = {
+  /** Where the endpoints are kept (the engine's `where`). */
   readonly file: string;
   /** Most endpoints it holds (--max-endpoints). */
   readonly maxEndpoints: number;
@@ -61,8 +64,6 @@ export type MockStore = {
   close(): Promise<void>;
 };
 
-const KEY = 'endpoint:';
-
 export type MockStoreOptions = {
   /** Requests each endpoint's log keeps, in memory and in the file. */
   logSize: number;
@@ -93,28 +94,23 @@ const DEFAULT_STORE_OPTIONS: MockStoreOptions = {
 
 /** Opens (and locks) the SQLite file and loads every endpoint, its counters and its log into memory. */
 export async function openMockStore(file: string, options: Partial<MockStoreOptions> = {}): Promise<MockStore> {
-  const db = await openSqliteKeyv(file, { namespace: 'mocks' });
+  const engine = await openSqliteMocks(file);
   try {
-    return await createMockStore(db, { ...DEFAULT_STORE_OPTIONS, ...options });
+    return await createMockStore(engine, { ...DEFAULT_STORE_OPTIONS, ...options });
   } catch (err) {
-    await db.close();
+    await engine.close();
     throw err;
   }
 }
 
-export async function createMockStore(db: SqliteKeyv, options: MockStoreOptions): Promise<MockStore> {
+/** The store over one engine, which it closes on close(). */
+export async function createMockStore(engine: MockEngine, options: MockStoreOptions): Promise<MockStore> {
   const endpoints = new Map<string, Endpoint>();
   // Kept in step with `endpoints`: every change to one is made to the other in the same synchronous step.
   const routes = new RouteTable<Endpoint>();
-  const journal = await openStatsJournal(db.query, db.file, options);
-  const collections = await openCollections(db.query, db.file);
-  // One raw query instead of Keyv's iterator, which pages slowly and overflows at ~150k rows (keyv #1008).
-  const rows = await db.query('SELECT key, value FROM keyv WHERE key LIKE ?', `${db.prefix}${KEY}%`);
-  const loaded: StoredMock[] = [];
-  for (const row of rows) {
-    const parsed = (await db.keyv.deserialize!(String(row.value))) as { value?: StoredMock } | undefined;
-    if (parsed?.value?.name) loaded.push(parsed.value);
-  }
+  const journal = await openStatsJournal(engine.stats, options);
+  const collections = openCollections(engine.collections);
+  const loaded = await engine.endpoints.all();
   // Oldest first, so that where routes tie the older endpoint wins, as it did before the restart.
   loaded.sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : a.name < b.name ? -1 : 1));
   for (const record of loaded) {
@@ -144,9 +140,7 @@ export async function createMockStore(db: SqliteKeyv, options: MockStoreOptions)
     try {
       const now = new Date().toISOString();
       const record: StoredMock = { ...input, created: existing?.record.created ?? now, updated: now };
-      if (!(await db.keyv.set(KEY + name, record))) {
-        throw new Error(`the data file did not store endpoint '${name}'`);
-      }
+      await engine.endpoints.put(record);
       const endpoint = toEndpoint(record, existing?.stats ?? journal.statsFor(name));
       endpoints.set(name, endpoint);
       routes.set(name, pattern, input.methods, endpoint);
@@ -171,7 +165,7 @@ export async function createMockStore(db: SqliteKeyv, options: MockStoreOptions)
 
   const held = new Set<Promise<unknown>>();
   const store: MockStore = {
-    file: db.file,
+    file: engine.where,
     maxEndpoints: options.maxEndpoints,
     collections,
     get: (name) => endpoints.get(name),
@@ -184,7 +178,7 @@ export async function createMockStore(db: SqliteKeyv, options: MockStoreOptions)
         const endpoint = endpoints.get(name);
         if (!endpoint) return false;
         if (endpoint.source) throw fromSourceError(name, endpoint.source);
-        if (!(await db.keyv.delete(KEY + name))) throw new Error(`the data file did not delete endpoint '${name}'`);
+        if (!(await engine.endpoints.delete(name))) throw new Error(`the data file did not delete endpoint '${name}'`);
         endpoints.delete(name);
         routes.remove(name);
         await journal.drop(name, endpoint.stats);
@@ -207,7 +201,7 @@ export async function createMockStore(db: SqliteKeyv, options: MockStoreOptions)
       try {
         await journal.close();
       } finally {
-        await db.close();
+        await engine.close();
       }
     },
   };

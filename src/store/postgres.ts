@@ -27,12 +27,18 @@ export type PostgresDb = {
 /** How long a connection may take: a server that is down answers in this time at most. */
 export const CONNECT_TIMEOUT_MS = 2000;
 
-/** Connection settings every connection of ours uses: a short connect timeout, TCP keep-alive. */
+/** Connection settings every connection of ours uses: a short connect timeout, TCP keep-alive, a query timeout. */
 export const connectionConfig = (url: string): pg.ClientConfig => ({
   connectionString: url,
   connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
   keepAlive: true,
+  // A server that holds the connection open but stops answering fails the query here (a 503) rather than
+  // holding the request until TCP gives up; well above any one statement of ours.
+  query_timeout: QUERY_TIMEOUT_MS,
 });
+
+/** How long one statement may go unanswered before the store counts as unavailable. */
+export const QUERY_TIMEOUT_MS = 15_000;
 
 /**
  * Opens a pool on `url` (connections are made on first use). A connection the server drops is

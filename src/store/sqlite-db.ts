@@ -1,4 +1,6 @@
 import sqlite3 from 'sqlite3';
+import { DataFileError, prepareDataFile, reason } from './data-file.js';
+import { lockDataFile } from './lock.js';
 import type { Row } from './sqlite.js';
 
 /** A statement prepared once and kept for the connection's life. */
@@ -16,6 +18,44 @@ export type SqliteDb = {
   query(sql: string, ...params: unknown[]): Promise<Row[]>;
   close(): Promise<void>;
 };
+
+/**
+ * Opens `file` (created with its folders) for tables of our own alone, without Keyv, in WAL mode:
+ * checks it first (data-file.ts) and takes the one-server-per-file lock unless `lock` is false
+ * (tools and tests that only look at a server's file).
+ */
+export async function openDataFileDb(file: string, options: { lock?: boolean } = {}): Promise<SqliteDb & { file: string }> {
+  const path = prepareDataFile(file);
+  const unlock = options.lock === false ? () => {} : lockDataFile(path);
+  let db: SqliteDb;
+  try {
+    db = await openSqliteDb(path);
+  } catch (err) {
+    unlock();
+    throw new DataFileError(`cannot open the data file ${path} as SQLite: ${reason(err)}`);
+  }
+  try {
+    // As sqlite.ts does: readers never wait for the writer, and a commit is one append.
+    await db.query('PRAGMA journal_mode=WAL');
+    // Reads the schema: a file that is not SQLite fails here.
+    await db.query('SELECT 1 FROM sqlite_master LIMIT 1');
+  } catch (err) {
+    await db.close().catch(() => {});
+    unlock();
+    throw new DataFileError(`cannot open the data file ${path} as SQLite: ${reason(err)}`);
+  }
+  return {
+    ...db,
+    file: path,
+    async close() {
+      try {
+        await db.close();
+      } finally {
+        unlock();
+      }
+    },
+  };
+}
 
 /**
  * Opens `file` (already checked and locked by its Keyv, see sqlite.ts), waiting up to 5 s for that

@@ -1,4 +1,4 @@
-import { openSqliteKeyv } from '../../src/store/sqlite.js';
+import { openDataFileDb } from '../../src/store/sqlite-db.js';
 
 /** What the data file holds for endpoints' logs and counters, read through a second connection that only reads. */
 export type SavedStatsReader = {
@@ -10,7 +10,7 @@ export type SavedStatsReader = {
 
 /** Opens `file` beside a running server (no lock: it never writes), to see what a save has put there. */
 export async function readSavedStats(file: string): Promise<SavedStatsReader> {
-  const db = await openSqliteKeyv(file, { namespace: 'mocks', lock: false });
+  const db = await openDataFileDb(file, { lock: false });
   return {
     async entries(name) {
       const rows = await db.query('SELECT seq, entry FROM mock_requests WHERE name = ? ORDER BY seq DESC', name);

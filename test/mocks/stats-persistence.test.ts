@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
-import { openSqliteKeyv } from '../../src/store/sqlite.js';
+import { openDataFileDb } from '../../src/store/sqlite-db.js';
 import { inPool } from '../helpers/pool.js';
 import { tempDir } from '../helpers/temp.js';
 import { until } from '../helpers/until.js';
@@ -176,13 +176,15 @@ describe('mock hit counts and request logs across restarts', function () {
   it('logs a failing save and retries it until the file takes it, losing nothing', async () => {
     await withServer(async (server) => {
       await addEndpoint(server, { name: 'hook', data: 1 });
-      const other = await openSqliteKeyv(file, { namespace: 'mocks', lock: false });
+      const other = await openDataFileDb(file, { lock: false });
       try {
-        // Another connection hides the table: every save fails until it is back.
-        await other.query('ALTER TABLE mock_requests RENAME TO hidden');
+        // Another connection makes the log table refuse rows: every save fails until it takes them again.
+        await other.query(
+          "CREATE TRIGGER refuse BEFORE INSERT ON mock_requests BEGIN SELECT RAISE(ABORT, 'mock_requests refused'); END",
+        );
         await server.fetch('/endpoint/hook?1');
         await until(() => server.errors.length > 0);
-        await other.query('ALTER TABLE hidden RENAME TO mock_requests');
+        await other.query('DROP TRIGGER refuse');
         const saved = await readSavedStats(file);
         try {
           // No request comes to mark the log again: the failed batch itself is retried.
@@ -204,7 +206,7 @@ describe('mock hit counts and request logs across restarts', function () {
 
   it('refuses a data file whose request-log tables a newer version wrote', async () => {
     await withServer(async () => {});
-    const other = await openSqliteKeyv(file, { namespace: 'mocks', lock: false });
+    const other = await openDataFileDb(file, { lock: false });
     await other.query("UPDATE snippetkit_schema SET version = 2 WHERE part = 'mock-stats'");
     await other.close();
     const opening = await startMockServer({ file }).then(

@@ -1,0 +1,177 @@
+import { expect } from 'chai';
+import type { EndpointSave, MockChange, MockEngine } from '../../src/mocks/mock-engine.js';
+import type { StoredMock } from '../../src/mocks/record.js';
+import type { LoggedRequest } from '../../src/mocks/request-log.js';
+import { MOCK_ENGINES, type MockEngineSpace } from '../helpers/mock-engines.js';
+
+// What every mock engine does, the same on each (src/mocks/mock-engine.ts).
+
+const record = (name: string, json: string): StoredMock => ({
+  name,
+  json,
+  statusCode: 200,
+  delay: 0,
+  created: '2026-01-01T00:00:00.000Z',
+  updated: '2026-01-01T00:00:00.000Z',
+});
+const request = (url: string): LoggedRequest => ({
+  time: '2026-01-01T00:00:00.000Z',
+  method: 'GET',
+  url,
+  ip: '127.0.0.1',
+  headers: {},
+  body: '',
+  bodyTruncated: false,
+  response: null,
+  status: 200,
+});
+/** Changes as they arrive, and a wait for the n-th. */
+function inbox() {
+  const items: MockChange[] = [];
+  let wake = () => {};
+  return {
+    items,
+    add(change: MockChange) {
+      items.push(change);
+      wake();
+    },
+    async until(count: number) {
+      while (items.length < count) await new Promise<void>((resolve) => (wake = resolve));
+    },
+  };
+}
+
+const save = (name: string, fields: Partial<EndpointSave> = {}): EndpointSave => ({
+  name,
+  hits: 0,
+  lastCall: null,
+  sequence: 0,
+  entries: [],
+  skipped: 0,
+  keep: 100,
+  ...fields,
+});
+
+for (const kind of MOCK_ENGINES) {
+  describe(`the ${kind.name} mock engine`, function () {
+    this.timeout(30_000); // a throwaway server's first start on a loaded machine
+    let space: MockEngineSpace;
+    let engine: MockEngine;
+    const opened: MockEngine[] = [];
+    const open = async () => {
+      const another = await space.open();
+      opened.push(another);
+      return another;
+    };
+    beforeEach(async () => {
+      space = await kind.space();
+      engine = await open();
+    });
+    afterEach(async () => {
+      await Promise.all(opened.splice(0).map((e) => e.close()));
+      await space.remove();
+    });
+    const urls = async (name: string) => {
+      const saved = (await engine.stats.load(100)).get(name);
+      return saved?.entries.map(({ seq, entry }) => `${seq} ${(JSON.parse(entry) as LoggedRequest).url}`);
+    };
+
+    it('puts, replaces, reads and deletes endpoint records', async () => {
+      await engine.endpoints.put(record('a', '1'));
+      await engine.endpoints.put(record('b', '2'));
+      await engine.endpoints.put(record('a', '3'));
+      const all = (await engine.endpoints.all()).map((r) => `${r.name} ${r.json}`).sort();
+      expect([all, (await engine.endpoints.get('a'))?.json]).to.deep.equal([['a 3', 'b 2'], '3']);
+      expect([await engine.endpoints.delete('a'), await engine.endpoints.delete('a'), await engine.endpoints.get('a')])
+        .to.deep.equal([true, false, undefined]);
+    });
+
+    it('saves, loads and drops a collection state', async () => {
+      await engine.collections.save('posts', { seed: 's', value: '[1]' });
+      await engine.collections.save('posts', { seed: 's', value: '[1,2]' });
+      const loaded = await engine.collections.load('posts');
+      await engine.collections.drop('posts');
+      expect([loaded, await engine.collections.load('posts')]).to.deep.equal([{ seed: 's', value: '[1,2]' }, undefined]);
+    });
+
+    it('adds hits to the stored count, keeps the later lastCall and replaces the sequence place', async () => {
+      await engine.stats.save([save('a', { hits: 3, lastCall: '2026-01-02T00:00:00.000Z', sequence: 1 })]);
+      // As another instance, whose last call was earlier, would save.
+      await engine.stats.save([save('a', { hits: 2, lastCall: '2026-01-01T00:00:00.000Z', sequence: 0 })]);
+      await engine.stats.save([save('a', { hits: 0, lastCall: null, sequence: 2 })]);
+      const { hits, lastCall, sequence } = (await engine.stats.load(100)).get('a')!;
+      expect({ hits, lastCall, sequence }).to.deep.equal({ hits: 5, lastCall: '2026-01-02T00:00:00.000Z', sequence: 2 });
+    });
+
+    it('appends entries numbered on from the newest, after the skipped ones', async () => {
+      await engine.stats.save([save('a', { entries: [request('/1'), request('/2')] }), save('b', { entries: [request('/b')] })]);
+      await engine.stats.save([save('a', { entries: [request('/5')], skipped: 2 })]);
+      expect([await urls('a'), await urls('b')]).to.deep.equal([['1 /1', '2 /2', '5 /5'], ['1 /b']]);
+    });
+
+    it("keeps each saved log's newest `keep` entries", async () => {
+      await engine.stats.save([save('a', { entries: [request('/1'), request('/2'), request('/3')], keep: 2 })]);
+      await engine.stats.save([save('a', { entries: [request('/4')], keep: 2 })]);
+      expect(await urls('a')).to.deep.equal(['3 /3', '4 /4']);
+    });
+
+    it('writes none of a batch that fails part-way', async () => {
+      const bad = { ...save('b', { entries: [request('/b')] }), name: null as unknown as string };
+      // An endpoint without a name, after a good one: the store refuses it.
+      const failure = await engine.stats.save([save('a', { hits: 1, entries: [request('/a')] }), bad]).then(
+        () => undefined,
+        (err: Error) => err,
+      );
+      expect([failure instanceof Error, (await engine.stats.load(100)).size]).to.deep.equal([true, 0]);
+    });
+
+    it('clears a log, keeping its counters, and forgets endpoints whole', async () => {
+      await engine.stats.save([save('a', { hits: 2, entries: [request('/a')] }), save('b', { hits: 1, entries: [request('/b')] })]);
+      await engine.stats.clearLog('a');
+      const cleared = (await engine.stats.load(100)).get('a');
+      await engine.stats.forget(['a', 'b']);
+      expect([cleared?.hits, cleared?.entries, (await engine.stats.load(100)).size]).to.deep.equal([2, [], 0]);
+    });
+
+    it('cuts each log to the log size at load', async () => {
+      await engine.stats.save([save('a', { entries: [request('/1'), request('/2'), request('/3')] })]);
+      await engine.stats.load(1);
+      expect(await urls('a')).to.deep.equal(['3 /3']);
+    });
+
+    describe('shared by several instances', () => {
+      beforeEach(function () {
+        if (!space.shared) this.skip(); // one SQLite file has one writer
+      });
+
+      it("adds both instances' hits and keeps both instances' entries, numbered apart", async () => {
+        const other = await open();
+        await Promise.all([
+          engine.stats.save([save('a', { hits: 2, entries: [request('/1'), request('/2')] })]),
+          other.stats.save([save('a', { hits: 1, entries: [request('/3')] })]),
+        ]);
+        const saved = (await engine.stats.load(100)).get('a')!;
+        const seqs = saved.entries.map((e) => e.seq);
+        expect([saved.hits, new Set(seqs).size, seqs.length]).to.deep.equal([3, 3, 3]);
+      });
+
+      it('tells the others of record and collection changes, and not the writer', async () => {
+        const other = await open();
+        const mine = inbox();
+        const theirs = inbox();
+        engine.changes!.subscribe(mine.add, () => {});
+        other.changes!.subscribe(theirs.add, () => {});
+        await engine.endpoints.put(record('a', '1'));
+        await engine.collections.save('a', { seed: 's', value: '[]' });
+        await engine.endpoints.delete('a');
+        await theirs.until(3);
+        await other.endpoints.put(record('z', '1'));
+        await mine.until(1);
+        expect([theirs.items, mine.items]).to.deep.equal([
+          [{ endpoint: 'a' }, { collection: 'a' }, { endpoint: 'a' }],
+          [{ endpoint: 'z' }],
+        ]);
+      });
+    });
+  });
+}
