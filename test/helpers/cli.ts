@@ -72,10 +72,20 @@ export type ServerProcess = {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 };
 
-/** Starts `snippetkit <command> --port 0 ...` and resolves once it prints its URL. */
-export function startServerProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+/**
+ * Starts `snippetkit <command> --port 0 ...` and resolves once it prints its URL. With `dieWithTests`
+ * it runs under setpriv so that it gets SIGKILL should the test process die first, even by SIGKILL
+ * (setpriv execs node: the child's pid is the server's).
+ */
+export function startServerProcess(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  { dieWithTests = false }: { dieWithTests?: boolean } = {},
+): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...cleanEnv(), ...env } });
+    const command = [process.execPath, CLI, ...args];
+    if (dieWithTests) command.unshift('setpriv', '--pdeathsig=KILL', '--');
+    const child = spawn(command[0]!, command.slice(1), { env: { ...cleanEnv(), ...env } });
     let stdout = '';
     let stderr = '';
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
