@@ -24,8 +24,12 @@ export type PostgresDb = {
   close(): Promise<void>;
 };
 
-/** How long a connection may take: a server that is down answers in this time at most. */
-export const CONNECT_TIMEOUT_MS = 2000;
+/**
+ * How long a connection may take, and (pg's pool uses one setting for both) how long a statement may
+ * wait for a pooled one: a stopped server refuses at once, a host that does not answer fails in this
+ * time; long enough that a burst queued behind the pool on a loaded machine is not refused.
+ */
+export const CONNECT_TIMEOUT_MS = 5000;
 
 /** Connection settings every connection of ours uses: a short connect timeout, TCP keep-alive, a query timeout. */
 export const connectionConfig = (url: string): pg.ClientConfig => ({
