@@ -38,6 +38,8 @@ export type Collections = {
   reset(name: string): Promise<void>;
   /** Told the name of each collection whose data changed (--write-db). */
   onChange(listener: (name: string) => void): void;
+  /** Drops what is kept of one collection (another instance changed it), or of all: the next read loads it. */
+  forget(name?: string): void;
 };
 
 type Live = { seed: string; state: State; bytes: number };
@@ -88,6 +90,15 @@ export function openCollections(
         for (const listener of listeners) listener(name);
       }),
     onChange: (listener) => void listeners.push(listener),
+    forget(name) {
+      for (const key of name === undefined ? [...live.keys()] : [name]) {
+        // In turn with the collection's changes, so one under way is not undone.
+        void queue.run(key, async () => {
+          total -= live.get(key)?.bytes ?? 0;
+          live.delete(key);
+        });
+      }
+    },
   };
 }
 

@@ -31,6 +31,8 @@ export type StatsJournal = {
   clear(name: string, stats: EndpointStats): Promise<void>;
   /** The endpoint is deleted: nothing more of it is saved, and what was saved goes. */
   drop(name: string, stats: EndpointStats): Promise<void>;
+  /** Another instance deleted the endpoint (and what was saved of it): nothing more of it is saved here. */
+  discard(stats: EndpointStats): void;
   /** Saves what is pending, then stops the timer. */
   close(): Promise<void>;
 };
@@ -133,6 +135,10 @@ export async function openStatsJournal(records: StatsRecords, options: StatsJour
     clear(name, stats) {
       stats.requests.clear();
       return run(() => records.clearLog(name));
+    },
+    discard(stats) {
+      dropped.add(stats);
+      stats.requests.clear();
     },
     drop(name, stats) {
       dropped.add(stats);

@@ -8,6 +8,7 @@ import { DEFAULT_FLUSH_MS, openStatsJournal } from './stats-journal.js';
 import { RouteTable, type Lookup } from './routes.js';
 import { createSourceSync, origin, type SourceChange } from './source-store.js';
 import { openCollections, type Collections } from './collection-state.js';
+import { followChanges } from './follow-changes.js';
 import type { MockEngine } from './mock-engine.js';
 import { openSqliteMocks } from './sqlite-mocks.js';
 
@@ -84,7 +85,7 @@ export type MockStoreOptions = {
 /** Anyone who reaches the port may create endpoints, and each holds a log: a cap bounds memory and the file. */
 export const DEFAULT_MAX_ENDPOINTS = 10_000;
 
-const DEFAULT_STORE_OPTIONS: MockStoreOptions = {
+export const DEFAULT_STORE_OPTIONS: MockStoreOptions = {
   logSize: DEFAULT_LOG_SIZE,
   maxLogBytes: DEFAULT_MAX_LOG_BYTES,
   flushMs: DEFAULT_FLUSH_MS,
@@ -162,6 +163,8 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
     toEndpoint,
     patternOf,
   });
+
+  followChanges(engine, { endpoints, routes, queue, journal, collections, logger: options.logger, toEndpoint, patternOf });
 
   const held = new Set<Promise<unknown>>();
   const store: MockStore = {

@@ -1,0 +1,74 @@
+import type { KeyQueue } from '../store/key-queue.js';
+import type { Logger } from '../server/logger.js';
+import type { Collections } from './collection-state.js';
+import type { MockEngine } from './mock-engine.js';
+import type { StoredMock } from './record.js';
+import type { RouteTable } from './routes.js';
+import type { StatsJournal } from './stats-journal.js';
+import type { Endpoint } from './store.js';
+
+export type FollowedParts = {
+  endpoints: Map<string, Endpoint>;
+  routes: RouteTable<Endpoint>;
+  /** The store's per-name queue: a followed change waits for this instance's own write to the name. */
+  queue: KeyQueue;
+  journal: StatsJournal;
+  collections: Collections;
+  logger: Logger;
+  toEndpoint(record: StoredMock, stats: Endpoint['stats']): Endpoint;
+  patternOf(record: StoredMock): string;
+};
+
+/**
+ * On a store several instances share, keeps this one's endpoints as the others write them: a notice
+ * names a record, which is read again and put in place (or taken out); a collection's notice drops
+ * the state kept in memory. When the notice channel comes back after a drop, every record is read
+ * again, since notices may have been missed. Endpoints from this instance's own files (--dir) are
+ * its own and stay as they are.
+ */
+export function followChanges(engine: MockEngine, parts: FollowedParts): void {
+  const { endpoints, routes, queue, journal, collections, logger, toEndpoint, patternOf } = parts;
+
+  const apply = (name: string, record: StoredMock | undefined) => {
+    const existing = endpoints.get(name);
+    if (existing?.source) return;
+    if (!record) {
+      if (!existing) return;
+      endpoints.delete(name);
+      routes.remove(name);
+      journal.discard(existing.stats); // the instance that deleted it forgot its counters in the store
+      return;
+    }
+    if (existing && existing.record.updated === record.updated) return;
+    const endpoint = toEndpoint(record, existing?.stats ?? journal.statsFor(name));
+    endpoints.set(name, endpoint);
+    routes.set(name, patternOf(record), record.methods, endpoint);
+  };
+
+  const follow = (name: string) =>
+    queue.run(name, async () => apply(name, await engine.endpoints.get(name))).catch((err: unknown) => {
+      // The store went away as it was read: the channel drops too, and its return reads everything.
+      logger.error(`cannot read endpoint '${name}' another instance changed: ${(err as Error).message}`);
+    });
+
+  const revalidate = async () => {
+    try {
+      const records = new Map((await engine.endpoints.all()).map((record) => [record.name, record]));
+      for (const name of endpoints.keys()) if (!records.has(name)) await queue.run(name, async () => apply(name, undefined));
+      for (const [name, record] of records) await queue.run(name, async () => apply(name, record));
+      collections.forget();
+    } catch (err) {
+      logger.error(`cannot read the endpoints again after the store came back: ${(err as Error).message}`);
+    }
+  };
+
+  engine.changes?.subscribe(
+    (change) => {
+      if ('endpoint' in change) void follow(change.endpoint);
+      else collections.forget(change.collection);
+    },
+    (listening) => {
+      if (listening) void revalidate();
+    },
+  );
+}
