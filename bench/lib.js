@@ -14,7 +14,7 @@ export const MOCK = fileURLToPath(new URL('./mock-server.js', import.meta.url));
 /** Seconds per measured run; BENCH_DURATION=1 for a quick look. */
 export const DURATION = Number(process.env.BENCH_DURATION ?? 4);
 /** Clock ticks per second, the unit of utime and stime in /proc/<pid>/stat. */
-const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+export const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
 
 /**
  * Starts `node ...args` and resolves once it prints a http:// URL on stdout, with its `pid`.
