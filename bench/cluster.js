@@ -42,7 +42,7 @@ export async function run() {
   try {
     const rows = [];
     if (PARTS.includes('throughput')) rows.push(...(await throughput(stores, dir)));
-    if (PARTS.includes('notices')) for (const store of stores.shared) rows.push(await notices(store));
+    if (PARTS.includes('notices')) for (const store of stores.shared) rows.push(...(await notices(store)));
     if (PARTS.includes('cold')) for (const store of stores.shared) rows.push(await coldStarts(store));
     return rows;
   } finally {
@@ -189,6 +189,8 @@ async function throughput(stores, dir) {
       log(`cluster ${label}: saves`);
       const body = formBody('<h1>Hello</h1>');
       const post = { method: 'POST', body, headers: FORM, connections: 50 };
+      // Fresh processes: a warm-up first, or the row measures the JIT compiling the server.
+      await measure('warm-up', group.list, scenario, { ...post, path: '/api/save', duration: 2 });
       rows.push(await measure(`save new bins, ${label}`, group.list, scenario, { ...post, path: '/api/save' }));
       const loaded = group.list.map((i) => rssMb(i.pid));
       rows.push(await measure(`save one hot bin, ${label}`, group.list, scenario, { ...post, path: '/api/hot/save' }));
@@ -277,12 +279,26 @@ async function notices(store) {
       fromAnswer.push(served - answered);
       fromSave.push(served - started);
     }
-    return {
+    const latency = {
       benchmark: `change notice, ${store.name}: save answered on A → served by B (from the save's start)`,
       'p50 ms': `${quantile(fromAnswer, 0.5).toFixed(1)} (${quantile(fromSave, 0.5).toFixed(1)})`,
       'p99 ms': `${quantile(fromAnswer, 0.99).toFixed(1)} (${quantile(fromSave, 0.99).toFixed(1)})`,
       target: 'p99 ≤ 100',
     };
+    // What every instance pays for every save anywhere: B serves nothing while A takes saves, so B's CPU
+    // over the run (less what it spends idle in as long) is the notices' cost.
+    const idleStart = cpuSeconds(b.pid);
+    await new Promise((r) => setTimeout(r, DURATION * 1000));
+    const idle = cpuSeconds(b.pid) - idleStart;
+    const before = cpuSeconds(b.pid);
+    const saved = await autocannon({ url: `${a.url}/api/save`, method: 'POST', body: formBody('<h1>Hello</h1>'), headers: FORM, connections: 50, duration: DURATION });
+    const heard = cpuSeconds(b.pid) - before - idle;
+    const cost = {
+      benchmark: `notice cost, ${store.name}: CPU of an instance serving nothing, per save on another`,
+      'req/s': Math.round(saved.requests.average),
+      'CPU µs/req': ((heard * 1e6) / saved.requests.total).toFixed(1),
+    };
+    return [latency, cost];
   } finally {
     agent.destroy();
     await group.stop();
@@ -294,25 +310,44 @@ function quantile(values, q) {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 
-/** Cold start on a store of COLD_SIZE revisions filled in bulk: spawn to the first answer of a bin, five times. */
+/**
+ * Cold start on a store of COLD_SIZE revisions filled in bulk: spawn to the first answer of a bin, five
+ * times, each paired with a start on an empty store of the same kind (what start-up costs anyway).
+ */
 async function coldStarts(store) {
-  const url = await store.fresh();
-  // One start makes the schema; the fill goes into it.
+  const [url, empty] = [await store.fresh(), await store.fresh()];
+  // A start makes the schema (the fill goes into it); the empty store gets the one bin its starts read.
   await (await startInstances(1, url)).stop();
+  await postFormTo(empty);
   const size = COLD_SIZE.toLocaleString('en');
   log(`cluster ${store.name}: filling ${size} revisions`);
   const filling = performance.now();
   const { bins } = await store.fill(url, COLD_SIZE);
   log(`cluster ${store.name}: filled in ${Math.round(performance.now() - filling)} ms`);
-  const times = [];
-  for (let i = 0; i < 5; i++) times.push(await coldStart(url, `/api/fill${Math.floor(Math.random() * bins)}`));
-  times.sort((x, y) => x - y);
+  const [full, base] = [[], []];
+  for (let i = 0; i < 5; i++) {
+    full.push(await coldStart(url, `/api/fill${Math.floor(Math.random() * bins)}`));
+    base.push(await coldStart(empty, '/api/one'));
+  }
+  full.sort((x, y) => x - y);
+  base.sort((x, y) => x - y);
   return {
     benchmark: `cold start: serve-bins on ${store.name}, ${size} revs (${binsFor(COLD_SIZE).toLocaleString('en')} bins)`,
-    'p50 ms': Math.round(median(times)),
-    'p99 ms': `max ${Math.round(times[4])}`,
+    'p50 ms': Math.round(median(full)),
+    'p99 ms': `max ${Math.round(full[4])}`,
+    'empty store p50 ms': `${Math.round(median(base))} (max ${Math.round(base[4])})`,
     target: '< 1000',
   };
+}
+
+/** One bin (`one`) on a store, through an instance started for it. */
+async function postFormTo(store) {
+  const group = await startInstances(1, store);
+  try {
+    await postForm(`${group.list[0].url}/api/one/save`, '<p>one</p>');
+  } finally {
+    await group.stop();
+  }
 }
 
 async function coldStart(store, path) {
