@@ -27,6 +27,8 @@ const PARTS = (process.env.BENCH_CLUSTER ?? 'throughput,notices,cold').split(','
 /** Instance counts of the throughput rows on a shared store. */
 const COUNTS = (process.env.BENCH_INSTANCES ?? '1,2,4').split(',').map(Number);
 const READ_BINS = 100;
+/** Seconds of warm-up per instance before the save rows. */
+const WARM_UP = Number(process.env.BENCH_WARMUP ?? 2);
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const formBody = (html) => new URLSearchParams({ html, css: 'h1 { color: red }', javascript: 'console.log(1)' }).toString();
 
@@ -189,8 +191,9 @@ async function throughput(stores, dir) {
       log(`cluster ${label}: saves`);
       const body = formBody('<h1>Hello</h1>');
       const post = { method: 'POST', body, headers: FORM, connections: 50 };
-      // Fresh processes: a warm-up first, or the row measures the JIT compiling the server.
-      await measure('warm-up', group.list, scenario, { ...post, path: '/api/save', duration: 2 });
+      // Fresh processes: a warm-up first, or the row measures the JIT compiling the server. Sharing the
+      // cores, each of 4 instances takes about 8 s to be as cheap per save as it will get.
+      await measure('warm-up', group.list, scenario, { ...post, path: '/api/save', duration: WARM_UP * scenario.count });
       rows.push(await measure(`save new bins, ${label}`, group.list, scenario, { ...post, path: '/api/save' }));
       const loaded = group.list.map((i) => rssMb(i.pid));
       rows.push(await measure(`save one hot bin, ${label}`, group.list, scenario, { ...post, path: '/api/hot/save' }));
@@ -198,7 +201,7 @@ async function throughput(stores, dir) {
       for (let b = 0; b < READ_BINS; b++) await postForm(`${group.list[0].url}/api/read${b}/save`, `<h1>Read ${b}</h1>`);
       const setupRequest = (req) => ({ ...req, path: `/api/read${Math.floor(Math.random() * READ_BINS)}` });
       const reads = { requests: [{ setupRequest }], connections: 100 };
-      await measure('warm-up', group.list, scenario, { ...reads, duration: 1 });
+      await measure('warm-up', group.list, scenario, { ...reads, duration: scenario.count });
       rows.push(await measure(`read GET /api/:bin, ${READ_BINS} bins cached, ${label}`, group.list, scenario, reads));
       if (scenario.count === 1) {
         rows.push({
