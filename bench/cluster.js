@@ -188,6 +188,13 @@ async function throughput(stores, dir) {
     const group = await startInstances(scenario.count, scenario.store);
     try {
       const idle = group.list.map((i) => rssMb(i.pid));
+      // Reads first: what the saves leave running in the store (PostgreSQL) would show in them.
+      log(`cluster ${label}: reads`);
+      for (let b = 0; b < READ_BINS; b++) await postForm(`${group.list[0].url}/api/read${b}/save`, `<h1>Read ${b}</h1>`);
+      const setupRequest = (req) => ({ ...req, path: `/api/read${Math.floor(Math.random() * READ_BINS)}` });
+      const reads = { requests: [{ setupRequest }], connections: 100 };
+      await measure('warm-up', group.list, scenario, { ...reads, amount: 2 * WARM_UP });
+      rows.push(await measure(`read GET /api/:bin, ${READ_BINS} bins cached, ${label}`, group.list, scenario, reads));
       log(`cluster ${label}: saves`);
       const body = formBody('<h1>Hello</h1>');
       const post = { method: 'POST', body, headers: FORM, connections: 50 };
@@ -198,12 +205,6 @@ async function throughput(stores, dir) {
       rows.push(await measure(`save new bins, ${label}`, group.list, scenario, { ...post, path: '/api/save' }));
       const loaded = group.list.map((i) => rssMb(i.pid));
       rows.push(await measure(`save one hot bin, ${label}`, group.list, scenario, { ...post, path: '/api/hot/save' }));
-      log(`cluster ${label}: reads`);
-      for (let b = 0; b < READ_BINS; b++) await postForm(`${group.list[0].url}/api/read${b}/save`, `<h1>Read ${b}</h1>`);
-      const setupRequest = (req) => ({ ...req, path: `/api/read${Math.floor(Math.random() * READ_BINS)}` });
-      const reads = { requests: [{ setupRequest }], connections: 100 };
-      await measure('warm-up', group.list, scenario, { ...reads, duration: scenario.count });
-      rows.push(await measure(`read GET /api/:bin, ${READ_BINS} bins cached, ${label}`, group.list, scenario, reads));
       if (scenario.count === 1) {
         rows.push({
           benchmark: `memory: ${label}, idle → after the new-bin saves`,
