@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BARE_SQLITE, CLI, load, log, startBareLike, startChild } from './lib.js';
+import { BARE_SQLITE, BARE_SQLITE_READS, CLI, load, log, startBareLike, startChild } from './lib.js';
 import { fillBins } from './fill-bins.js';
 import { paired, versusBare } from './rounds.js';
 
@@ -99,6 +99,8 @@ async function growth(dir) {
     const started = performance.now();
     const bins = await startChild([CLI, 'serve-bins', '--port', '0', '--data', file], env);
     const moved = performance.now() - started;
+    // The same file read by a bare server with one prepared statement, side by side (WAL: readers share it).
+    const bare = await startChild([BARE_SQLITE_READS], { DATA_FILE: file });
     try {
       const count = Math.ceil(size / PER_BIN);
       const setupRequest = (req) => {
@@ -107,11 +109,12 @@ async function growth(dir) {
         return { ...req, path: `/api/fill${bin}/${Math.min(rev, size)}` };
       };
       log(`bin read, store of ${size} revisions: measuring`);
-      const result = await load(bins, { requests: [{ setupRequest }], connections: 20 });
+      const targets = { subject: { url: bins.url, pid: bins.pid }, base: { url: bare.url, pid: bare.pid } };
+      const read = (target) => load(target, { requests: [{ setupRequest }], connections: 20 });
       const benchmark = `bin GET random rev, uncached, ${size.toLocaleString('en')} revs`;
-      rows.push({ benchmark, ...single(result) });
+      rows.push(versusBare(benchmark, await paired(read, targets), '≥ 0.5'));
     } finally {
-      await bins.stop();
+      await Promise.all([bins.stop(), bare.stop()]);
     }
     if (size !== Math.max(...GROWTH)) continue;
     const label = size.toLocaleString('en');

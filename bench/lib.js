@@ -9,6 +9,7 @@ import autocannon from 'autocannon';
 export const CLI = fileURLToPath(new URL('../bin/snippetkit.js', import.meta.url));
 export const BARE = fileURLToPath(new URL('./bare-server.js', import.meta.url));
 export const BARE_SQLITE = fileURLToPath(new URL('./bare-sqlite-saves.js', import.meta.url));
+export const BARE_SQLITE_READS = fileURLToPath(new URL('./bare-sqlite-reads.js', import.meta.url));
 export const MOCK = fileURLToPath(new URL('./mock-server.js', import.meta.url));
 
 /** Seconds per measured run; BENCH_DURATION=1 for a quick look. */
