@@ -13,14 +13,16 @@ const LOAD_PAGE = 5000;
 /** A statement's last part: the notice (parameter `n`) to the other instances, once per row written. */
 const notify = (n: number) => `SELECT pg_notify('${MOCK_CHANNEL}', $${n})`;
 
-// A stats save, as three statements of one transaction. The counters first: hits added, the later
-// lastCall kept, in name order, so each endpoint's row is locked until commit and two batches naming
-// the same endpoints lock them in the same order (no deadlock). Then the entries, each numbered `at`
+// Every write to the logs first locks the endpoints' counter rows, in name order (byte order, as the
+// column sorts): two saves of one endpoint take turns, and writers naming the same endpoints in any
+// order never deadlock. A stats save is three statements of one transaction. The counters: hits
+// added, the later lastCall kept, each row locked until commit. Then the entries, each numbered `at`
 // past its log's newest: a statement of its own, whose snapshot is taken once the rows are locked, so
-// it sees what the other instance's save committed and the two never number alike. Then each log
-// keeps its newest `keep` (a gap is left only by skipped requests, which memory no longer holds either).
+// it sees what another instance's save committed and the two never number alike. Then each log keeps
+// its newest `keep` (a gap is left only by skipped requests, which memory no longer holds either).
 const SAVE_COUNTERS = `INSERT INTO mock_stats (name, hits, last_call, sequence)
-  SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[]) ORDER BY 1
+  SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[]) AS c(name, hits, last_call, sequence)
+  ORDER BY name COLLATE "C"
   ON CONFLICT (name) DO UPDATE SET hits = mock_stats.hits + excluded.hits,
     last_call = greatest(mock_stats.last_call, excluded.last_call), sequence = excluded.sequence`;
 const SAVE_ENTRIES = `INSERT INTO mock_requests (name, seq, entry)
@@ -28,6 +30,8 @@ const SAVE_ENTRIES = `INSERT INTO mock_requests (name, seq, entry)
   FROM unnest($1::text[], $2::bigint[], $3::text[]) AS e(name, at, entry)`;
 const SAVE_KEEP = `DELETE FROM mock_requests r USING unnest($1::text[], $2::bigint[]) AS k(name, keep)
   WHERE r.name = k.name AND r.seq <= (SELECT max(m.seq) FROM mock_requests m WHERE m.name = k.name) - k.keep`;
+/** The same lock for the other writers to the logs (a clear, a forget). */
+const LOCK_COUNTERS = 'SELECT name FROM mock_stats WHERE name = ANY($1::text[]) ORDER BY name FOR UPDATE';
 
 /**
  * The mocks on PostgreSQL (postgres-mocks-schema.ts), shared by any number of instances: each write is
@@ -93,9 +97,13 @@ export async function openPostgresMocks(url: string): Promise<MockEngine & { rel
     },
     stats: {
       async load(logSize) {
-        await rows('cut_logs', `DELETE FROM mock_requests r USING
-            (SELECT name, max(seq) AS newest FROM mock_requests GROUP BY name) n
-          WHERE r.name = n.name AND r.seq <= n.newest - $1`, logSize);
+        await db.transaction(async (query) => {
+          const run = named(query);
+          await run('lock_all_counters', 'SELECT name FROM mock_stats ORDER BY name FOR UPDATE');
+          await run('cut_logs', `DELETE FROM mock_requests r USING
+              (SELECT name, max(seq) AS newest FROM mock_requests GROUP BY name) n
+            WHERE r.name = n.name AND r.seq <= n.newest - $1`, logSize);
+        });
         return db.transaction(readStats);
       },
       async save(batch) {
@@ -110,14 +118,18 @@ export async function openPostgresMocks(url: string): Promise<MockEngine & { rel
           await run('save_keep', SAVE_KEEP, ...columns(batch, (b) => [b.name, b.keep]));
         });
       },
-      async clearLog(name) {
-        await rows('clear_log', 'DELETE FROM mock_requests WHERE name = $1', name);
-      },
-      // The counters first: a save of the same endpoint in progress holds their row, and its entries
-      // are committed (so seen by the second statement) by the time the first gets it.
+      clearLog: (name) =>
+        db.transaction(async (query) => {
+          const run = named(query);
+          await run('lock_counters', LOCK_COUNTERS, [name]);
+          await run('clear_log', 'DELETE FROM mock_requests WHERE name = $1', name);
+        }),
+      // A save of one of them in progress has committed its entries (seen by the deletes) by the time
+      // the lock is had.
       forget: (names) =>
         db.transaction(async (query) => {
           const run = named(query);
+          await run('lock_counters', LOCK_COUNTERS, names);
           await run('forget_counters', 'DELETE FROM mock_stats WHERE name = ANY($1::text[])', names);
           await run('forget_logs', 'DELETE FROM mock_requests WHERE name = ANY($1::text[])', names);
         }),
