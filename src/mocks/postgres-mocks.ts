@@ -25,9 +25,12 @@ const SAVE_COUNTERS = `INSERT INTO mock_stats (name, hits, last_call, sequence)
   ORDER BY name COLLATE "C"
   ON CONFLICT (name) DO UPDATE SET hits = mock_stats.hits + excluded.hits,
     last_call = greatest(mock_stats.last_call, excluded.last_call), sequence = excluded.sequence`;
+// The entries go as one JSON list of {name, at, entry}, each entry its JSON text as a string (whose
+// escapes, such as a NUL's, stay text; PostgreSQL refuses a NUL as a string of its own): pg's quoting
+// of the same as a text[] took three times as long (2,000 endpoints x 100 entries: 13.3 s, now 4.3 s).
 const SAVE_ENTRIES = `INSERT INTO mock_requests (name, seq, entry)
   SELECT e.name, coalesce((SELECT max(r.seq) FROM mock_requests r WHERE r.name = e.name), 0) + e.at, e.entry
-  FROM unnest($1::text[], $2::bigint[], $3::text[]) AS e(name, at, entry)`;
+  FROM json_to_recordset($1::json) AS e(name text, at bigint, entry text)`;
 const SAVE_KEEP = `DELETE FROM mock_requests r USING unnest($1::text[], $2::bigint[]) AS k(name, keep)
   WHERE r.name = k.name AND r.seq <= (SELECT max(m.seq) FROM mock_requests m WHERE m.name = k.name) - k.keep`;
 /** The same lock for the other writers to the logs (a clear, a forget). */
@@ -109,12 +112,12 @@ export async function openPostgresMocks(url: string): Promise<MockEngine & { rel
       async save(batch) {
         if (batch.length === 0) return;
         const entries = batch.flatMap(({ name, skipped, entries }) =>
-          entries.map((entry, i) => [name, skipped + i + 1, JSON.stringify(entry)] as const),
+          entries.map((entry, i) => ({ name, at: skipped + i + 1, entry: JSON.stringify(entry) })),
         );
         await db.transaction(async (query) => {
           const run = named(query);
           await run('save_counters', SAVE_COUNTERS, ...columns(batch, (b) => [b.name, b.hits, b.lastCall, b.sequence]));
-          if (entries.length > 0) await run('save_entries', SAVE_ENTRIES, ...columns(entries, (e) => e));
+          if (entries.length > 0) await run('save_entries', SAVE_ENTRIES, JSON.stringify(entries));
           await run('save_keep', SAVE_KEEP, ...columns(batch, (b) => [b.name, b.keep]));
         });
       },

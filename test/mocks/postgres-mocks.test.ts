@@ -142,6 +142,13 @@ describe('the PostgreSQL mock engine', function () {
       }
     });
 
+    it('reads log entries back as the exact JSON saved: NUL, a lone surrogate, quotes, backslashes, emoji', async () => {
+      const odd = { ...request('/"\\\u0000\ud800?🎉'), body: '\u0000\udfff\\"ключ"', headers: { 'x-a': '\t\n' } };
+      await a.stats.save([{ ...save('odd "one" 🎉', '/'), entries: [odd, request('/2')] }]);
+      const saved = (await b.stats.load(10)).get('odd "one" 🎉')!;
+      expect(saved.entries.map((e) => e.entry)).to.deep.equal([JSON.stringify(odd), JSON.stringify(request('/2'))]);
+    });
+
     it('relays short and long messages to the other instance only, in order', async () => {
       const [heard, own]: string[][] = [[], []];
       let wake = () => {};
