@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import type { MockEngine } from '../../src/mocks/mock-engine.js';
+import { openPostgresMocks } from '../../src/mocks/postgres-mocks.js';
 import { openRedisMocks } from '../../src/mocks/redis-mocks.js';
 import { openSqliteMocks } from '../../src/mocks/sqlite-mocks.js';
-import { freshRedisPrefix, sharedRedis } from './services.js';
+import { freshDatabase, freshRedisPrefix, sharedRedis } from './services.js';
 import { tempDir } from './temp.js';
 
 /**
@@ -22,6 +23,13 @@ export const MOCK_ENGINES: MockEngineKind[] = [
       const temp = tempDir();
       const file = join(temp.dir, 'mocks.sqlite');
       return { shared: false, open: () => openSqliteMocks(file), remove: async () => temp.cleanup() };
+    },
+  },
+  {
+    name: 'PostgreSQL',
+    async space() {
+      const url = await freshDatabase();
+      return { shared: true, open: () => openPostgresMocks(url), remove: async () => {} };
     },
   },
   {

@@ -1,0 +1,56 @@
+import type { ChangeFeed } from './change-feed.js';
+import { listenForNotices } from './postgres-notices.js';
+
+/** A write's notice: the change, and which engine instance wrote it (`from`). */
+export const changeNotice = (from: string, change: object): string => JSON.stringify({ from, ...change });
+
+/** The change a notice's fields name, or undefined for one that is not a change of this channel's. */
+export type ChangeReader<C> = (fields: Record<string, unknown>) => C | undefined;
+
+/** The change a notice names, unless it is `self`'s own or not one of ours. */
+function parseNotice<C>(payload: string, self: string, read: ChangeReader<C>): C | undefined {
+  let notice: unknown;
+  try {
+    notice = JSON.parse(payload);
+  } catch {
+    return undefined;
+  }
+  if (typeof notice !== 'object' || notice === null) return undefined;
+  const fields = notice as Record<string, unknown>;
+  if (typeof fields.from !== 'string' || fields.from === self) return undefined;
+  return read(fields);
+}
+
+/**
+ * Other instances' writes notified on `channel`, from a LISTEN of its own (postgres-notices.ts);
+ * resolves once it listens. A subscriber that comes while the channel is down hears onState(false) at once.
+ */
+export async function openPostgresChanges<C>(
+  url: string,
+  channel: string,
+  self: string,
+  read: ChangeReader<C>,
+): Promise<ChangeFeed<C> & { close(): Promise<void> }> {
+  type Subscriber = Parameters<ChangeFeed<C>['subscribe']>;
+  const subscribers: Subscriber[] = [];
+  let listening = true;
+  const listener = await listenForNotices({
+    url,
+    channel,
+    onPayload(payload) {
+      const change = parseNotice(payload, self, read);
+      if (change) for (const [onChange] of subscribers) onChange(change);
+    },
+    onState(state) {
+      listening = state;
+      for (const [, onState] of subscribers) onState(state);
+    },
+  });
+  return {
+    subscribe(onChange, onState) {
+      subscribers.push([onChange, onState]);
+      if (!listening) onState(false);
+    },
+    close: () => listener.close(),
+  };
+}
