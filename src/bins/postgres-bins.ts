@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { openPostgres, type Row } from '../store/postgres.js';
 import type { BinEngine, Change, Head } from './bin-engine.js';
-import { BIN_CHANNEL, binNotice, openBinChanges } from './postgres-bin-changes.js';
+import { BIN_CHANNEL, binNotice, readBinChange } from './postgres-bin-changes.js';
 import { preparePostgresBinTables } from './postgres-bins-schema.js';
-import { openPostgresRelay } from '../store/postgres-relay.js';
+import { openPostgresFeeds } from '../store/postgres-feeds.js';
 import type { Revision, Settings } from './store.js';
 import type { Template } from './template-store.js';
 
@@ -34,18 +34,18 @@ const CLAIM = `WITH head AS (INSERT INTO bin_heads (bin, latest, next, updated, 
 export async function openPostgresBins(url: string): Promise<BinEngine> {
   const db = openPostgres(url);
   const self = randomBytes(8).toString('hex');
-  let changes: Awaited<ReturnType<typeof openBinChanges>> | undefined;
-  let relay: Awaited<ReturnType<typeof openPostgresRelay>> | undefined;
+  let feeds: Awaited<ReturnType<typeof openPostgresFeeds<Change>>>;
   try {
     await preparePostgresBinTables(db);
-    changes = await openBinChanges(url, self);
-    relay = await openPostgresRelay(url, db, 'snippetkit_bins_live', 'bin_relay');
+    feeds = await openPostgresFeeds(url, db, {
+      self,
+      changes: { channel: BIN_CHANNEL, read: readBinChange },
+      live: { channel: 'snippetkit_bins_live', table: 'bin_relay' },
+    });
   } catch (err) {
-    await changes?.close();
     await db.close();
     throw err;
   }
-  const [feed, live] = [changes, relay];
   const notice = (change: Change) => binNotice(self, change);
   const rows = (name: string, text: string, ...values: unknown[]) => db.query({ name: `bins_${name}`, text, values });
 
@@ -168,12 +168,12 @@ export async function openPostgresBins(url: string): Promise<BinEngine> {
           notice({ template: true }));
       },
     },
-    changes: feed,
-    relay: live,
+    changes: feeds.changes,
+    relay: feeds.relay,
     where: db.where,
     async close() {
       try {
-        await Promise.all([feed.close(), live.close()]);
+        await feeds.close();
       } finally {
         await db.close();
       }

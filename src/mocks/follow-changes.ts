@@ -39,7 +39,8 @@ export function followChanges(engine: MockEngine, parts: FollowedParts): void {
       journal.discard(existing.stats); // the instance that deleted it forgot its counters in the store
       return;
     }
-    if (existing && existing.record.updated === record.updated) return;
+    // Two writes can share a millisecond, so `updated` alone cannot tell a record is unchanged.
+    if (existing && JSON.stringify(existing.record) === JSON.stringify(record)) return;
     const endpoint = toEndpoint(record, existing?.stats ?? journal.statsFor(name));
     endpoints.set(name, endpoint);
     routes.set(name, patternOf(record), record.methods, endpoint);

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { openPostgres, type StatementRunner } from '../store/postgres.js';
-import { openPostgresRelay } from '../store/postgres-relay.js';
+import { openPostgresFeeds } from '../store/postgres-feeds.js';
 import type { Relay } from '../store/relay.js';
 import type { MockChange, MockEngine, SavedEndpoint } from './mock-engine.js';
-import { MOCK_CHANNEL, mockNotice, openMockChanges } from './postgres-mock-changes.js';
+import { MOCK_CHANNEL, mockNotice, readMockChange } from './postgres-mock-changes.js';
 import { preparePostgresMockTables } from './postgres-mocks-schema.js';
 import type { StoredMock } from './record.js';
 
@@ -46,18 +46,18 @@ const LOCK_COUNTERS = 'SELECT name FROM mock_stats WHERE name = ANY($1::text[]) 
 export async function openPostgresMocks(url: string): Promise<MockEngine & { relay: Relay }> {
   const db = openPostgres(url);
   const self = randomBytes(8).toString('hex');
-  let changes: Awaited<ReturnType<typeof openMockChanges>> | undefined;
-  let relay: Awaited<ReturnType<typeof openPostgresRelay>> | undefined;
+  let feeds: Awaited<ReturnType<typeof openPostgresFeeds<MockChange>>>;
   try {
     await preparePostgresMockTables(db);
-    changes = await openMockChanges(url, self);
-    relay = await openPostgresRelay(url, db, 'snippetkit_mocks_live', 'mock_relay');
+    feeds = await openPostgresFeeds(url, db, {
+      self,
+      changes: { channel: MOCK_CHANNEL, read: readMockChange },
+      live: { channel: 'snippetkit_mocks_live', table: 'mock_relay' },
+    });
   } catch (err) {
-    await changes?.close();
     await db.close();
     throw err;
   }
-  const [feed, live] = [changes, relay];
   const notice = (change: MockChange) => mockNotice(self, change);
   const rows = named(db.query);
   const record = (text: unknown) => JSON.parse(String(text)) as StoredMock;
@@ -137,12 +137,12 @@ export async function openPostgresMocks(url: string): Promise<MockEngine & { rel
           await run('forget_logs', 'DELETE FROM mock_requests WHERE name = ANY($1::text[])', names);
         }),
     },
-    changes: feed,
-    relay: live,
+    changes: feeds.changes,
+    relay: feeds.relay,
     where: db.where,
     async close() {
       try {
-        await Promise.all([feed.close(), live.close()]);
+        await feeds.close();
       } finally {
         await db.close();
       }

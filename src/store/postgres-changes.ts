@@ -1,5 +1,4 @@
 import type { ChangeFeed } from './change-feed.js';
-import { listenForNotices } from './postgres-notices.js';
 
 /** A write's notice: the change, and which engine instance wrote it (`from`). */
 export const changeNotice = (from: string, change: object): string => JSON.stringify({ from, ...change });
@@ -22,35 +21,27 @@ function parseNotice<C>(payload: string, self: string, read: ChangeReader<C>): C
 }
 
 /**
- * Other instances' writes notified on `channel`, from a LISTEN of its own (postgres-notices.ts);
- * resolves once it listens. A subscriber that comes while the channel is down hears onState(false) at once.
+ * Other instances' writes, from the payloads of their notices (fed by the engine's listener,
+ * postgres-feeds.ts). A subscriber that comes while the channel is down hears onState(false) at once.
  */
-export async function openPostgresChanges<C>(
-  url: string,
-  channel: string,
-  self: string,
-  read: ChangeReader<C>,
-): Promise<ChangeFeed<C> & { close(): Promise<void> }> {
+export function changeFeed<C>(self: string, read: ChangeReader<C>) {
   type Subscriber = Parameters<ChangeFeed<C>['subscribe']>;
   const subscribers: Subscriber[] = [];
   let listening = true;
-  const listener = await listenForNotices({
-    url,
-    channel,
-    onPayload(payload) {
+  return {
+    feed: {
+      subscribe(onChange, onState) {
+        subscribers.push([onChange, onState]);
+        if (!listening) onState(false);
+      },
+    } satisfies ChangeFeed<C>,
+    onPayload(payload: string) {
       const change = parseNotice(payload, self, read);
       if (change) for (const [onChange] of subscribers) onChange(change);
     },
-    onState(state) {
+    onState(state: boolean) {
       listening = state;
       for (const [, onState] of subscribers) onState(state);
     },
-  });
-  return {
-    subscribe(onChange, onState) {
-      subscribers.push([onChange, onState]);
-      if (!listening) onState(false);
-    },
-    close: () => listener.close(),
   };
 }

@@ -4,9 +4,8 @@ import { StoreUnavailable } from './unavailable.js';
 
 export type NoticeOptions = {
   url: string;
-  channel: string;
-  /** Each notice's payload, as sent. */
-  onPayload(payload: string): void;
+  /** Each channel listened on, with what gets its notices' payloads, as sent. */
+  channels: Record<string, (payload: string) => void>;
   /** false when the connection dropped (notices may be missed until true: it listens again). */
   onState(listening: boolean): void;
 };
@@ -17,7 +16,8 @@ const FIRST_RETRY_MS = 100;
 const LAST_RETRY_MS = 2000;
 
 /**
- * LISTENs on `channel` on a connection of its own (a pooled one would not stay). Resolves once it
+ * LISTENs on the channels on one connection of its own (a pooled one would not stay): PostgreSQL
+ * wakes every listening connection at each notice, so an instance holds one. Resolves once it
  * listens, or rejects with StoreUnavailable if it cannot connect at first; after that, a dropped
  * connection is reopened (100 ms, doubling to 2 s between attempts) until it listens again, for as
  * long as it is not closed. Nothing it meets throws: a pg client's unheard 'error' would end the process.
@@ -59,11 +59,11 @@ export async function listenForNotices(options: NoticeOptions): Promise<NoticeLi
     client.on('error', () => lost(client));
     client.on('end', () => lost(client));
     client.on('notification', (notice) => {
-      if (notice.channel === options.channel && notice.payload !== undefined) options.onPayload(notice.payload);
+      if (notice.payload !== undefined) options.channels[notice.channel]?.(notice.payload);
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${pg.escapeIdentifier(options.channel)}`);
+      for (const channel of Object.keys(options.channels)) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
     } catch (err) {
       client.end().catch(() => {});
       throw new StoreUnavailable(err);

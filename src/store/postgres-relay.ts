@@ -1,40 +1,30 @@
 import { randomBytes } from 'node:crypto';
 import type { PostgresDb } from './postgres.js';
-import { listenForNotices } from './postgres-notices.js';
 import type { Relay } from './relay.js';
 
 /** A NOTIFY payload is at most 8000 bytes; a message longer than this (in characters, up to 4 bytes each) goes by table. */
 const INLINE_MAX = 1900;
 
 /**
- * A relay (relay.ts) on a PostgreSQL channel. A short message rides in the notice; a longer one is
+ * A relay (relay.ts) on a PostgreSQL channel, its notices' payloads fed by the engine's listener
+ * (postgres-feeds.ts). A short message rides in the notice; a longer one is
  * written to `table` (id, body, sent) and the notice names its row, which the others read (rows over
  * a minute old are deleted as new ones come). Messages go out one after another, each once the one
  * before is sent, and are handed on in the order they came, so each instance's keep their order.
  * A message the store cannot take (it is away) is dropped.
  */
-export async function openPostgresRelay(
-  url: string,
-  db: PostgresDb,
-  channel: string,
-  table: string,
-): Promise<Relay & { close(): Promise<void> }> {
+export function postgresRelay(db: PostgresDb, channel: string, table: string): { relay: Relay; onPayload(payload: string): void } {
   const from = randomBytes(8).toString('hex');
   const listeners: ((message: string) => void)[] = [];
   let incoming = Promise.resolve();
-  const listener = await listenForNotices({
-    url,
-    channel,
-    onPayload(payload) {
-      const notice = JSON.parse(payload) as { from: string; message?: string; row?: string };
-      if (notice.from === from) return;
-      incoming = incoming.then(async () => {
-        const message = notice.row === undefined ? notice.message : await body(notice.row);
-        if (message !== undefined) for (const listen of listeners) listen(message);
-      });
-    },
-    onState: () => {},
-  });
+  const onPayload = (payload: string) => {
+    const notice = JSON.parse(payload) as { from: string; message?: string; row?: string };
+    if (notice.from === from) return;
+    incoming = incoming.then(async () => {
+      const message = notice.row === undefined ? notice.message : await body(notice.row);
+      if (message !== undefined) for (const listen of listeners) listen(message);
+    });
+  };
 
   async function body(row: string): Promise<string | undefined> {
     try {
@@ -59,13 +49,13 @@ export async function openPostgresRelay(
       values: [channel, message, from],
     });
   };
-  return {
+  const relay: Relay = {
     publish(message) {
       outgoing = outgoing.then(() => send(message)).catch(() => {});
     },
     subscribe(onMessage) {
       listeners.push(onMessage);
     },
-    close: () => listener.close(),
   };
+  return { relay, onPayload };
 }

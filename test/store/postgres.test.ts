@@ -63,7 +63,7 @@ describe('PostgreSQL connections', () => {
 
   it('fails to start listening with StoreUnavailable when the server refuses', async () => {
     const url = `postgres://postgres@127.0.0.1:${await closedPort()}/postgres`;
-    const err = await failure(listenForNotices({ url, channel: 'c', onPayload: () => {}, onState: () => {} }));
+    const err = await failure(listenForNotices({ url, channels: { c: () => {} }, onState: () => {} }));
     expect(err).to.be.instanceOf(StoreUnavailable);
   });
 
