@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { openRedisRelay } from '../store/redis-relay.js';
+import { redisRelay } from '../store/redis-relay.js';
 import { prepareRedisPart, schemaScripts } from '../store/redis-schema-part.js';
 import { withoutPassword } from '../store/store-url.js';
 import {
@@ -52,23 +52,24 @@ export async function openRedisBins(url: string, options: { prefix?: string } = 
   const client = await openRedisClient(url, { ...binScripts, ...schemaScripts });
   const listeners: { onChange: (change: Change) => void; onState: (listening: boolean) => void }[] = [];
   let subscriber: RedisSubscriber | undefined;
-  let relay: Awaited<ReturnType<typeof openRedisRelay>> | undefined;
+  const live = redisRelay(client, `${prefix}live`);
   try {
     await prepareRedisPart(client, { key: key.schema, part: 'bins', version: SCHEMA_VERSION, what: 'the bins', where, prefix });
+    // One subscribed connection for both channels.
     subscriber = await openRedisSubscriber(
       url,
-      channel,
-      (text) => {
-        const change = othersChange(text, instance);
-        if (change) for (const listener of listeners) listener.onChange(change);
+      {
+        [channel]: (text) => {
+          const change = othersChange(text, instance);
+          if (change) for (const listener of listeners) listener.onChange(change);
+        },
+        [`${prefix}live`]: live.onPayload,
       },
       (listening) => {
         for (const listener of listeners) listener.onState(listening);
       },
     );
-    relay = await openRedisRelay(url, client, `${prefix}live`);
   } catch (err) {
-    await subscriber?.close();
     await closeRedisClient(client);
     throw err;
   }
@@ -227,11 +228,11 @@ export async function openRedisBins(url: string, options: { prefix?: string } = 
         listeners.push({ onChange, onState });
       },
     },
-    relay,
+    relay: live.relay,
     async close() {
       listeners.length = 0;
       try {
-        await Promise.all([subscriber?.close(), relay?.close()]);
+        await subscriber?.close();
       } finally {
         await closeRedisClient(client);
       }

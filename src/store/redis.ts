@@ -114,25 +114,27 @@ export async function unavailableOnFailure<T>(work: () => Promise<T>): Promise<T
 export type RedisSubscriber = { close(): Promise<void> };
 
 /**
- * Listens on `channel` on a connection of its own (a subscribed connection runs no other command).
- * `onState(false)` when that connection drops (messages published meanwhile are lost), `onState(true)`
- * once it is subscribed again; it reconnects as openRedisClient's clients do. Resolves once subscribed.
+ * Listens on the channels on one connection of its own (a subscribed connection runs no other
+ * command), each channel's messages to its handler. `onState(false)` when that connection drops
+ * (messages published meanwhile are lost), `onState(true)` once it is subscribed again; it reconnects
+ * as openRedisClient's clients do. Resolves once subscribed.
  */
 export async function openRedisSubscriber(
   url: string,
-  channel: string,
-  onPayload: (text: string) => void,
+  channels: Record<string, (text: string) => void>,
   onState: (listening: boolean) => void,
 ): Promise<RedisSubscriber> {
   const client = await openRedisClient(url, {});
-  await unavailableOnFailure(() =>
-    client.subscribe(channel, (message) => {
-      // A listener's failure must not reach the client: it would throw inside its reply parser.
-      try {
-        onPayload(message);
-      } catch {}
-    }),
-  );
+  for (const [channel, onPayload] of Object.entries(channels)) {
+    await unavailableOnFailure(() =>
+      client.subscribe(channel, (message) => {
+        // A listener's failure must not reach the client: it would throw inside its reply parser.
+        try {
+          onPayload(message);
+        } catch {}
+      }),
+    );
+  }
   let listening = true;
   const tell = (now: boolean) => {
     if (listening === now) return;
