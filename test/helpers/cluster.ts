@@ -39,11 +39,6 @@ export type ClusterOptions = {
 export const ADMIN_KEY = 'cluster-admin-key';
 export const ADMIN = { Authorization: `token ${ADMIN_KEY}` };
 
-/** serve-bins does not know --store: the shared-store engines are not in this build. */
-export class NoStoreFlag extends Error {
-  override name = 'NoStoreFlag';
-}
-
 // Instances started and not yet ended: killed if the test run exits without its `after` hooks.
 const running = new Set<ServerProcess>();
 process.on('exit', () => {
@@ -78,8 +73,7 @@ export async function startCluster({ count, store, env = {} }: ClusterOptions): 
   if (failure) {
     await Promise.all(servers.map((server) => server.stop('SIGKILL')));
     temp?.cleanup();
-    const message = String(failure.reason?.message ?? failure.reason);
-    throw /unknown option '--store'/.test(message) ? new NoStoreFlag(message) : failure.reason;
+    throw failure.reason;
   }
 
   const proxy = await startRoundRobinProxy(servers.map((server) => server.url));

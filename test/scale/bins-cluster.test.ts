@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ADMIN, INSTANCE_HEADER, NoStoreFlag, startCluster, type Cluster, type ClusterOptions } from '../helpers/cluster.js';
+import { ADMIN, INSTANCE_HEADER, startCluster, type Cluster } from '../helpers/cluster.js';
 import { inPool } from '../helpers/pool.js';
 import { openSse, type SseClient } from '../helpers/sse.js';
 import {
@@ -65,17 +65,6 @@ const save = (base: string, bin: string | undefined, html: string): Promise<Answ
   call(base, bin ? `/api/${bin}/save` : '/api/save', { method: 'POST', body: new URLSearchParams({ html }) });
 const read = (base: string, bin: string, rev?: number): Promise<Answer> => call(base, rev ? `/api/${bin}/${rev}` : `/api/${bin}`);
 
-/** Starts a cluster, or skips the block's tests while serve-bins has no --store (the engines are not merged). */
-async function clusterOrSkip(context: Mocha.Context, options: ClusterOptions): Promise<Cluster> {
-  try {
-    return await startCluster(options);
-  } catch (error) {
-    if (!(error instanceof NoStoreFlag)) throw error;
-    console.log(`      skipped: serve-bins has no --store in this build (${error.message.trim().split('\n')[0]})`);
-    context.skip();
-  }
-}
-
 const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 for (const engine of ENGINES) {
@@ -85,7 +74,7 @@ for (const engine of ENGINES) {
     describe('revisions and ids', () => {
       let cluster: Cluster | undefined;
       before(async function () {
-        cluster = await clusterOrSkip(this, { count: 4, store: await engine.shared() });
+        cluster = await startCluster({ count: 4, store: await engine.shared() });
       });
       after(() => cluster?.stop());
 
@@ -118,7 +107,7 @@ for (const engine of ENGINES) {
     describe('kill -9 of an instance mid-stream', () => {
       let cluster: Cluster | undefined;
       before(async function () {
-        cluster = await clusterOrSkip(this, { count: 4, store: await engine.shared() });
+        cluster = await startCluster({ count: 4, store: await engine.shared() });
       });
       after(() => cluster?.stop());
 
@@ -160,7 +149,7 @@ for (const engine of ENGINES) {
     describe('no stale reads', () => {
       let cluster: Cluster | undefined;
       before(async function () {
-        cluster = await clusterOrSkip(this, { count: 2, store: await engine.shared() });
+        cluster = await startCluster({ count: 2, store: await engine.shared() });
       });
       after(() => cluster?.stop());
 
@@ -201,7 +190,7 @@ for (const engine of ENGINES) {
     describe('an instance\'s own saves', () => {
       let cluster: Cluster | undefined;
       before(async function () {
-        cluster = await clusterOrSkip(this, { count: 2, store: await engine.shared() });
+        cluster = await startCluster({ count: 2, store: await engine.shared() });
       });
       after(() => cluster?.stop());
 
@@ -234,7 +223,7 @@ for (const engine of ENGINES) {
       let cluster: Cluster | undefined;
       const open: SseClient[] = [];
       before(async function () {
-        cluster = await clusterOrSkip(this, { count: 2, store: await engine.shared() });
+        cluster = await startCluster({ count: 2, store: await engine.shared() });
       });
       after(async () => {
         open.splice(0).forEach((stream) => stream.close());
@@ -270,7 +259,7 @@ for (const engine of ENGINES) {
       let cluster: Cluster | undefined;
       before(async function () {
         own = await engine.own();
-        cluster = await clusterOrSkip(this, { count: 2, store: own.store });
+        cluster = await startCluster({ count: 2, store: own.store });
       });
       after(async () => {
         await cluster?.stop();
@@ -301,7 +290,7 @@ for (const engine of ENGINES) {
       let cluster: Cluster | undefined;
       before(async function () {
         own = await engine.own();
-        cluster = await clusterOrSkip(this, { count: 2, store: own.store });
+        cluster = await startCluster({ count: 2, store: own.store });
       });
       after(async () => {
         await cluster?.stop();
