@@ -42,7 +42,8 @@ export type Collections = {
   forget(name?: string): void;
 };
 
-type Live = { seed: string; state: State; bytes: number };
+/** A kept state, and the stored version it was read at (or saved as), on which its next save is conditional. */
+type Live = { seed: string; state: State; bytes: number; version: number };
 
 /** Collections whose states `records` (the engine's) keep. */
 export function openCollections(
@@ -54,33 +55,39 @@ export function openCollections(
   const listeners: ((name: string) => void)[] = [];
   let total = 0;
 
+  /** The stored state (the seed's, if none is saved from this seed), kept in place of any other. */
+  const load = async (record: StoredMock, seed: string): Promise<Live> => {
+    const saved = await records.load(record.name);
+    const text = saved?.seed === seed ? saved.value : (record.json ?? '[]');
+    const loaded = { seed, state: JSON.parse(text) as State, bytes: Buffer.byteLength(text), version: saved?.version ?? 0 };
+    total += loaded.bytes - (live.get(record.name)?.bytes ?? 0);
+    live.set(record.name, loaded);
+    return loaded;
+  };
   const read = async (record: StoredMock): Promise<Live> => {
     const seed = digest(record.json ?? '');
     const cached = live.get(record.name);
-    if (cached?.seed === seed) return cached;
-    const saved = await records.load(record.name);
-    const text = saved?.seed === seed ? saved.value : (record.json ?? '[]');
-    const loaded = { seed, state: JSON.parse(text) as State, bytes: Buffer.byteLength(text) };
-    total += loaded.bytes - (cached?.bytes ?? 0);
-    live.set(record.name, loaded);
-    return loaded;
+    return cached?.seed === seed ? cached : load(record, seed);
   };
 
   return {
     read: (record) => queue.run(record.name, async () => (await read(record)).state),
     update: (record, change) =>
       queue.run(record.name, async () => {
-        const current = await read(record);
-        const { answer, state } = change(current.state);
-        if (!state) return answer;
-        const text = JSON.stringify(state);
-        const bytes = Buffer.byteLength(text);
-        checkRoom(state, bytes, total - current.bytes + bytes, limits);
-        await records.save(record.name, { seed: current.seed, value: text });
-        total += bytes - current.bytes;
-        live.set(record.name, { seed: current.seed, state, bytes });
-        for (const listener of listeners) listener(record.name);
-        return answer;
+        // Another instance may save between this one's read and save: the save then lands nowhere,
+        // and the change (pure) runs again on the state stored now, until a save lands.
+        for (let current = await read(record); ; current = await load(record, current.seed)) {
+          const { answer, state } = change(current.state);
+          if (!state) return answer;
+          const text = JSON.stringify(state);
+          const bytes = Buffer.byteLength(text);
+          checkRoom(state, bytes, total - current.bytes + bytes, limits);
+          if (!(await records.save(record.name, { seed: current.seed, value: text }, current.version))) continue;
+          total += bytes - current.bytes;
+          live.set(record.name, { seed: current.seed, state, bytes, version: current.version + 1 });
+          for (const listener of listeners) listener(record.name);
+          return answer;
+        }
       }),
     reset: (name) =>
       queue.run(name, async () => {

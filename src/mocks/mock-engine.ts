@@ -35,12 +35,20 @@ export type EndpointRecords = {
   delete(name: string): Promise<boolean>;
 };
 
-/** A collection's saved state: its JSON, and `seed`, a digest of the data it started from (collection-state.ts). */
-export type SavedCollection = { seed: string; value: string };
+/**
+ * A collection's saved state: its JSON, `seed`, a digest of the data it started from (collection-state.ts),
+ * and `version`, which the store adds one to at each save (no saved state: version 0).
+ */
+export type SavedCollection = { seed: string; value: string; version: number };
 
 export type CollectionRecords = {
   load(name: string): Promise<SavedCollection | undefined>;
-  save(name: string, saved: SavedCollection): Promise<void>;
+  /**
+   * Saves the state only if the stored version is still `expected` (0: none is stored), so of two
+   * instances' saves from one version, one lands. Resolves false, writing nothing and telling no one, if not.
+   */
+  save(name: string, saved: Omit<SavedCollection, 'version'>, expected: number): Promise<boolean>;
+  /** Unconditional: a reset. */
   drop(name: string): Promise<void>;
 };
 

@@ -14,8 +14,9 @@ const SCHEMA = [
     last_call text COLLATE "C", sequence bigint NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS mock_requests (name text COLLATE "C" NOT NULL, seq bigint NOT NULL, entry text NOT NULL,
     PRIMARY KEY (name, seq))`,
+  // `version`: one added at each save (mock-engine.ts SavedCollection), which is conditional on it.
   `CREATE TABLE IF NOT EXISTS mock_collections (name text COLLATE "C" PRIMARY KEY, seed text NOT NULL,
-    value text NOT NULL)`,
+    value text NOT NULL, version bigint NOT NULL)`,
   // Live messages too long for a notice (postgres-relay.ts), kept a minute.
   `CREATE TABLE IF NOT EXISTS mock_relay (id bigserial PRIMARY KEY, body text NOT NULL,
     sent timestamptz NOT NULL DEFAULT now())`,

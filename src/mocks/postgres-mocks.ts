@@ -85,13 +85,20 @@ export async function openPostgresMocks(url: string): Promise<MockEngine & { rel
     },
     collections: {
       async load(name) {
-        const [row] = await rows('collection', 'SELECT seed, value FROM mock_collections WHERE name = $1', name);
-        return row && { seed: String(row.seed), value: String(row.value) };
+        const [row] = await rows('collection', 'SELECT seed, value, version FROM mock_collections WHERE name = $1', name);
+        return row && { seed: String(row.seed), value: String(row.value), version: Number(row.version) };
       },
-      async save(name, saved) {
-        await rows('save_collection', `WITH saved AS (INSERT INTO mock_collections (name, seed, value) VALUES ($1, $2, $3)
-            ON CONFLICT (name) DO UPDATE SET seed = excluded.seed, value = excluded.value RETURNING name)
-          ${notify(4)} FROM saved`, name, saved.seed, saved.value, notice({ collection: name }));
+      // From version 0 the row is created, from a later one replaced at that version; a statement that
+      // writes no row notifies no one.
+      async save(name, { seed, value }, expected) {
+        const saved = expected === 0
+          ? await rows('create_collection', `WITH saved AS (INSERT INTO mock_collections (name, seed, value, version)
+                VALUES ($1, $2, $3, 1) ON CONFLICT (name) DO NOTHING RETURNING name)
+              ${notify(4)} FROM saved`, name, seed, value, notice({ collection: name }))
+          : await rows('replace_collection', `WITH saved AS (UPDATE mock_collections SET seed = $2, value = $3,
+                version = version + 1 WHERE name = $1 AND version = $5 RETURNING name)
+              ${notify(4)} FROM saved`, name, seed, value, notice({ collection: name }), expected);
+        return saved.length > 0;
       },
       async drop(name) {
         await rows('drop_collection', `WITH gone AS (DELETE FROM mock_collections WHERE name = $1 RETURNING name)

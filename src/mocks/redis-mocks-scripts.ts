@@ -28,10 +28,15 @@ export const mockScripts = {
     1,
   ),
 
-  /** KEYS collection, schema; ARGV seed, value, channel, payload, schema version. */
+  /**
+   * KEYS collection, schema; ARGV seed, value, channel, payload, schema version, expected state version.
+   * Saves and publishes only if the state's version (0: no state) is the expected one: 1 if so, 0 if not.
+   */
   mocksSaveCollection: luaScript(
-    `local seed, value, channel, payload, version = unpack(ARGV)
-    redis.call('HSET', KEYS[1], 'seed', seed, 'value', value)
+    `local seed, value, channel, payload, version, expected = unpack(ARGV)
+    local stored = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
+    if stored ~= tonumber(expected) then return 0 end
+    redis.call('HSET', KEYS[1], 'seed', seed, 'value', value, 'version', stored + 1)
     redis.call('HSETNX', KEYS[2], 'mocks', version)
     redis.call('PUBLISH', channel, payload)
     return 1`,

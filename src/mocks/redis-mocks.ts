@@ -19,7 +19,7 @@ import type { StoredMock } from './record.js';
  * names follow the last `:` of a key, so they may hold any character):
  *   P schema                    hash: part -> version (`mocks` 1, beside the bins' `bins`)
  *   P mocks:endpoints           hash: name -> the record's JSON (record.ts StoredMock), as stored
- *   P mocks:collection:<name>   hash: seed, value (mock-engine.ts SavedCollection)
+ *   P mocks:collection:<name>   hash: seed, value, version (mock-engine.ts SavedCollection)
  *   P mocks:counted             set: the endpoints that have counters
  *   P mocks:counters:<name>     hash: hits, lastCall (absent: none), sequence
  *   P mocks:log:<name>          sorted set: entries as `<seq> <JSON>`, scored by seq (the number keeps
@@ -110,15 +110,17 @@ export async function openRedisMocks(url: string, options: { prefix?: string } =
     collections: {
       load: (name) =>
         guarded(async () => {
-          const [seed, value] = await client.hmGet(key.collection(name), ['seed', 'value']);
-          return seed == null || value == null ? undefined : { seed, value };
+          const [seed, value, saves] = await client.hmGet(key.collection(name), ['seed', 'value', 'version']);
+          return seed == null || value == null ? undefined : { seed, value, version: Number(saves ?? 0) };
         }),
-      save: (name, saved) =>
+      save: (name, saved, expected) =>
         guarded(async () => {
-          await client.mocksSaveCollection(
+          if (!Number.isSafeInteger(expected) || expected < 0) throw new TypeError(`a version is a whole number, not ${expected}`);
+          const landed = await client.mocksSaveCollection(
             [key.collection(name), key.schema],
-            [saved.seed, saved.value, channel, notice({ collection: name }), version],
+            [saved.seed, saved.value, channel, notice({ collection: name }), version, String(expected)],
           );
+          return landed === 1;
         }),
       drop: (name) =>
         guarded(async () => {

@@ -102,14 +102,19 @@ export async function prepareStatsTables(query: Query, file: string): Promise<vo
 /**
  * Collections' live data (docs/mock-api.md, "Collections"): one row per collection endpoint holding
  * its whole state as JSON and `seed`, a digest of the data it started from, so a changed seed (a new
- * record, an edited db.json) is noticed and the stale state ignored.
+ * record, an edited db.json) is noticed and the stale state ignored. Version 2 adds `version`, which
+ * each save adds one to (mock-engine.ts SavedCollection); a version 1 file's rows get 1, as saved once.
  */
 export async function prepareCollectionTable(query: Query, file: string): Promise<void> {
   await preparePart(query, file, {
     part: 'mock-collections',
-    version: 1,
+    version: 2,
     what: 'the collections',
-    create: (q) =>
-      q('CREATE TABLE IF NOT EXISTS mock_collections (name TEXT PRIMARY KEY, seed TEXT NOT NULL, value TEXT NOT NULL)'),
+    create: async (q) => {
+      await q(`CREATE TABLE IF NOT EXISTS mock_collections (name TEXT PRIMARY KEY, seed TEXT NOT NULL, value TEXT NOT NULL,
+        version INTEGER NOT NULL)`);
+      const [has] = await q("SELECT 1 FROM pragma_table_info('mock_collections') WHERE name = 'version'");
+      if (!has) await q('ALTER TABLE mock_collections ADD COLUMN version INTEGER NOT NULL DEFAULT 1');
+    },
   });
 }

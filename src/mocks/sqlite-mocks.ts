@@ -28,10 +28,14 @@ export async function openSqliteMocks(file: string): Promise<MockEngine> {
       'INSERT INTO mock_endpoints (name, record) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET record = excluded.record',
     ),
     deleteEndpoint: db.prepare('DELETE FROM mock_endpoints WHERE name = ?'),
-    loadCollection: db.prepare('SELECT seed, value FROM mock_collections WHERE name = ?'),
-    saveCollection: db.prepare(
-      'INSERT INTO mock_collections (name, seed, value) VALUES (?, ?, ?) ' +
-        'ON CONFLICT (name) DO UPDATE SET seed = excluded.seed, value = excluded.value',
+    loadCollection: db.prepare('SELECT seed, value, version FROM mock_collections WHERE name = ?'),
+    // A save from version 0 creates the row, from a later one replaces it at that version: one
+    // statement each, which writes no row when the stored version differs.
+    createCollection: db.prepare(
+      'INSERT INTO mock_collections (name, seed, value, version) VALUES (?, ?, ?, 1) ON CONFLICT (name) DO NOTHING',
+    ),
+    replaceCollection: db.prepare(
+      'UPDATE mock_collections SET seed = ?, value = ?, version = version + 1 WHERE name = ? AND version = ?',
     ),
     dropCollection: db.prepare('DELETE FROM mock_collections WHERE name = ?'),
     // JSON lists, read with json_each: a batch of any size is one statement, with no bound-variable
@@ -58,9 +62,12 @@ export async function openSqliteMocks(file: string): Promise<MockEngine> {
     collections: {
       async load(name) {
         const [row] = await statements.loadCollection.all(name);
-        return row && { seed: String(row.seed), value: String(row.value) };
+        return row && { seed: String(row.seed), value: String(row.value), version: Number(row.version) };
       },
-      save: (name, saved) => statements.saveCollection.run(name, saved.seed, saved.value).then(() => {}),
+      save: async (name, { seed, value }, expected) =>
+        (expected === 0
+          ? await statements.createCollection.run(name, seed, value)
+          : await statements.replaceCollection.run(seed, value, name, expected)) > 0,
       drop: (name) => statements.dropCollection.run(name).then(() => {}),
     },
     stats: {

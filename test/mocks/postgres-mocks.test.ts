@@ -183,7 +183,7 @@ describe('the PostgreSQL mock engine', function () {
       const attempts = [
         () => engine.endpoints.get('abc'),
         () => engine.endpoints.put(record('new')),
-        () => engine.collections.save('abc', { seed: 's', value: '[]' }),
+        () => engine.collections.save('abc', { seed: 's', value: '[]' }, 0),
         () => engine.stats.save([save('abc', '/2')]),
         () => engine.stats.load(100),
       ];

@@ -130,7 +130,7 @@ describe('the Redis mock engine', function () {
       expect(await bins.save('abc', revision, head, undefined)).to.equal(true);
       await bins.template.set({ html: '', javascript: '', css: '', settings: {}, updated: at });
       await otherMocks.endpoints.put(record('abc'));
-      await otherMocks.collections.save('abc', { seed: 's', value: '[]' });
+      await otherMocks.collections.save('abc', { seed: 's', value: '[]' }, 0);
       await otherMocks.stats.save([save('abc', { entries: [request('/abc')] })]);
       // One channel each: had the bins' notices reached the mocks, they would have come first.
       await until(() => heard.length === 2);
@@ -188,7 +188,7 @@ describe('the Redis mock engine', function () {
         () => engine.endpoints.put(record('a')),
         () => engine.endpoints.delete('a'),
         () => engine.collections.load('a'),
-        () => engine.collections.save('a', { seed: 's', value: '[]' }),
+        () => engine.collections.save('a', { seed: 's', value: '[]' }, 0),
         () => engine.stats.load(100),
         () => engine.stats.save([save('a')]),
         () => engine.stats.clearLog('a'),

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openSqliteMocks } from '../../src/mocks/sqlite-mocks.js';
 import { onFile } from '../helpers/old-bins-file.js';
 import { tempDir } from '../helpers/temp.js';
 import { readSavedStats } from './saved-stats.js';
@@ -99,7 +100,7 @@ describe('opening a mock data file that keeps endpoints as Keyv rows', () => {
       'endpoint greet',
       'endpoint hello',
       'endpoint users',
-      'mock-collections 1',
+      'mock-collections 2',
       'mock-endpoints 1',
       'mock-stats 1',
     ]);
@@ -157,6 +158,43 @@ describe('a mock data file whose endpoints a newer snippetkit wrote', () => {
       expect(failure).to.equal(
         `DataFileError: the endpoints in the data file ${file} were written by a newer snippetkit (schema 2); upgrade it`,
       );
+    } finally {
+      temp.cleanup();
+    }
+  });
+});
+
+describe('a mock data file whose collections an earlier release saved (schema 1, no versions)', () => {
+  it('gives each saved state version 1, on which the next save is conditional', async () => {
+    const temp = tempDir();
+    try {
+      const file = join(temp.dir, 'mocks.sqlite');
+      await onFile(file, async (run) => {
+        await run('CREATE TABLE snippetkit_schema (part TEXT PRIMARY KEY, version INTEGER NOT NULL)');
+        await run("INSERT INTO snippetkit_schema VALUES ('mock-collections', 1)");
+        await run('CREATE TABLE mock_collections (name TEXT PRIMARY KEY, seed TEXT NOT NULL, value TEXT NOT NULL)');
+        await run("INSERT INTO mock_collections VALUES ('posts', 's', '[1]')");
+      });
+      const engine = await openSqliteMocks(file);
+      try {
+        const loaded = await engine.collections.load('posts');
+        const saves = [
+          await engine.collections.save('posts', { seed: 's', value: '[9]' }, 0),
+          await engine.collections.save('posts', { seed: 's', value: '[1,2]' }, 1),
+        ];
+        expect([loaded, saves, await engine.collections.load('posts')]).to.deep.equal([
+          { seed: 's', value: '[1]', version: 1 },
+          [false, true],
+          { seed: 's', value: '[1,2]', version: 2 },
+        ]);
+      } finally {
+        await engine.close();
+      }
+      let schema: unknown[] = [];
+      await onFile(file, async (run) => {
+        schema = await run("SELECT version FROM snippetkit_schema WHERE part = 'mock-collections'");
+      });
+      expect(schema).to.deep.equal([{ version: 2 }]);
     } finally {
       temp.cleanup();
     }

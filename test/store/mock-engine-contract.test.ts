@@ -86,12 +86,34 @@ for (const kind of MOCK_ENGINES) {
         .to.deep.equal([true, false, undefined]);
     });
 
-    it('saves, loads and drops a collection state', async () => {
-      await engine.collections.save('posts', { seed: 's', value: '[1]' });
-      await engine.collections.save('posts', { seed: 's', value: '[1,2]' });
+    it('saves, loads and drops a collection state, each save one version on', async () => {
+      const saves = [
+        await engine.collections.save('posts', { seed: 's', value: '[1]' }, 0),
+        await engine.collections.save('posts', { seed: 's', value: '[1,2]' }, 1),
+      ];
       const loaded = await engine.collections.load('posts');
       await engine.collections.drop('posts');
-      expect([loaded, await engine.collections.load('posts')]).to.deep.equal([{ seed: 's', value: '[1,2]' }, undefined]);
+      expect([saves, loaded, await engine.collections.load('posts')]).to.deep.equal([
+        [true, true],
+        { seed: 's', value: '[1,2]', version: 2 },
+        undefined,
+      ]);
+    });
+
+    it('saves a collection state only at the expected version, and writes nothing otherwise', async () => {
+      const refused = [
+        await engine.collections.save('posts', { seed: 's', value: '[9]' }, 1), // none stored: version 0
+        await engine.collections.save('posts', { seed: 's', value: '[1]' }, 0),
+        await engine.collections.save('posts', { seed: 's', value: '[9]' }, 0), // stale
+        await engine.collections.save('posts', { seed: 'x', value: '[9]' }, 2), // ahead
+      ];
+      expect([refused, await engine.collections.load('posts')]).to.deep.equal([
+        [false, true, false, false],
+        { seed: 's', value: '[1]', version: 1 },
+      ]);
+      // A drop is a reset: a new state starts again from version 0.
+      await engine.collections.drop('posts');
+      expect(await engine.collections.save('posts', { seed: 's', value: '[2]' }, 0)).to.equal(true);
     });
 
     it('adds hits to the stored count, keeps the later lastCall and replaces the sequence place', async () => {
@@ -155,6 +177,18 @@ for (const kind of MOCK_ENGINES) {
         expect([saved.hits, new Set(seqs).size, seqs.length]).to.deep.equal([3, 3, 3]);
       });
 
+      it("lands one of two instances' saves of a collection from the same version", async () => {
+        const other = await open();
+        for (const version of [0, 1]) {
+          const landed = await Promise.all([
+            engine.collections.save('posts', { seed: 's', value: `["a${version}"]` }, version),
+            other.collections.save('posts', { seed: 's', value: `["b${version}"]` }, version),
+          ]);
+          expect(landed.filter(Boolean)).to.have.length(1);
+        }
+        expect((await other.collections.load('posts'))?.version).to.equal(2);
+      });
+
       it('tells the others of record and collection changes, and not the writer', async () => {
         const other = await open();
         const mine = inbox();
@@ -162,7 +196,9 @@ for (const kind of MOCK_ENGINES) {
         engine.changes!.subscribe(mine.add, () => {});
         other.changes!.subscribe(theirs.add, () => {});
         await engine.endpoints.put(record('a', '1'));
-        await engine.collections.save('a', { seed: 's', value: '[]' });
+        await engine.collections.save('a', { seed: 's', value: '[]' }, 0);
+        // A save that does not land tells no one.
+        expect(await engine.collections.save('a', { seed: 's', value: '[1]' }, 0)).to.equal(false);
         await engine.endpoints.delete('a');
         await theirs.until(3);
         await other.endpoints.put(record('z', '1'));

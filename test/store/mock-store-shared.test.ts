@@ -77,5 +77,23 @@ for (const kind of MOCK_ENGINES) {
       }));
       await eventually(async () => ((await b.collections.read(record)) as Item[]).length === 2);
     });
+
+    it('keeps every append of two instances changing one collection at once', async () => {
+      const [a, b] = [await open(), await open()];
+      await a.add(endpoint('posts', [], { collection: true }));
+      await eventually(() => b.get('posts') !== undefined);
+      const append = (store: MockStore, id: number) =>
+        store.collections.update(store.get('posts')!.record, (state) => ({
+          answer: id,
+          state: [...(state as Item[]), { id }],
+        }));
+      // Spread over both instances, as a load balancer would: each instance's own queue lets one at a time.
+      await Promise.all(Array.from({ length: 50 }, (_, i) => append(i % 2 ? a : b, i)));
+      const ids = (state: unknown) => (state as Item[]).map((item) => item.id as number).sort((x, y) => x - y);
+      const all = Array.from({ length: 50 }, (_, i) => i);
+      expect(ids(await a.collections.read(a.get('posts')!.record))).to.deep.equal(all);
+      await eventually(async () => ids(await b.collections.read(b.get('posts')!.record)).length === 50);
+      expect(ids(await b.collections.read(b.get('posts')!.record))).to.deep.equal(all);
+    });
   });
 }
