@@ -53,9 +53,9 @@ export class RequestLog implements BudgetedLog {
   size = 0;
   /** The number of the newest request. */
   count = 0;
-  /** This instance's requests not yet in the store, oldest first; at most `capacity`, as the ring. */
+  /** This instance's requests not yet in the store that the ring still holds, oldest first. */
   unsaved: LoggedRequest[] = [];
-  /** Requests that left `unsaved` unsaved, overwritten by newer ones in a flood. */
+  /** Requests that left the ring unsaved (overwritten in a flood, or evicted by the budget). */
   skipped = 0;
   /** Moves on each clear, so a failed save does not bring back entries cleared meanwhile. */
   clears = 0;
@@ -72,10 +72,7 @@ export class RequestLog implements BudgetedLog {
   add(entry: LoggedRequest): void {
     this.push(entry, entryBytes(entry));
     this.lastCall = entry.time;
-    if (this.unsaved.push(entry) > this.capacity) {
-      this.unsaved.shift();
-      this.skipped++;
-    }
+    this.unsaved.push(entry);
     this.mark();
   }
 
@@ -93,13 +90,16 @@ export class RequestLog implements BudgetedLog {
     return taken;
   }
 
-  /** A save of `taken` failed: it goes back before what came since, unless the log was cleared meanwhile. */
+  /**
+   * A save of `taken` failed: what the ring still holds of it goes back before what came since,
+   * unless the log was cleared meanwhile. Rare, so a set of the ring is fine.
+   */
   untake(taken: Unsaved, clears: number): void {
     if (clears !== this.clears) return;
-    const all = taken.entries.concat(this.unsaved);
-    const over = Math.max(0, all.length - this.capacity);
-    this.unsaved = all.slice(over);
-    this.skipped += taken.skipped + over;
+    const held = new Set(this.ring);
+    const back = taken.entries.filter((entry) => held.has(entry));
+    this.unsaved = back.concat(this.unsaved);
+    this.skipped += taken.skipped + taken.entries.length - back.length;
   }
 
   /** Tells the journal once that this log has something to save (again, after a failed save). */
@@ -127,7 +127,10 @@ export class RequestLog implements BudgetedLog {
    * then this instance's own requests not saved yet; numbering goes on.
    */
   reload(saved: SavedLog): void {
+    const { unsaved } = this;
+    this.unsaved = []; // they stay unsaved as they leave the ring here
     while (this.size > 0) this.dropOldest();
+    this.unsaved = unsaved;
     if (saved.lastCall !== null && (this.lastCall === null || saved.lastCall > this.lastCall)) this.lastCall = saved.lastCall;
     const room = Math.max(0, this.capacity - this.unsaved.length);
     const kept = saved.entries.slice(Math.max(0, saved.entries.length - room));
@@ -172,6 +175,11 @@ export class RequestLog implements BudgetedLog {
   }
 
   private dropOldest(): void {
+    // This instance's oldest unsaved request leaves unsaved: the journal saves what the ring holds.
+    if (this.unsaved.length > 0 && this.ring[this.start] === this.unsaved[0]) {
+      this.unsaved.shift();
+      this.skipped++;
+    }
     this.budget.release(this.bytes[this.start]!);
     this.ring[this.start] = undefined;
     this.start = (this.start + 1) % this.capacity;
