@@ -120,5 +120,7 @@ function serving(options: MockAppOptions, config: MockConfig, logger: Logger): S
   const proxy = config.proxy && createProxy({ ...config.proxy, store, logger, cors });
   const collection = createCollectionServer({ collections: store.collections, cors, maxBody: config.maxBody, logger });
   const serve = createEndpointServer({ store, cors, trustProxy, logger, feed, maxHangs, proxy, collection });
+  // A page open here follows the endpoint's requests on every instance.
+  store.onShared((name, entry) => feed.publish(name, entry));
   return { feed, serve };
 }

@@ -23,7 +23,7 @@ export type FollowedParts = {
  * On a store several instances share, keeps this one's endpoints as the others write them: a notice
  * names a record, which is read again and put in place (or taken out); a collection's notice drops
  * the state kept in memory. When the notice channel comes back after a drop, every record is read
- * again, since notices may have been missed. Endpoints from this instance's own files (--dir) are
+ * again, since notices may have been missed, and so are the counters and logs. Endpoints from this instance's own files (--dir) are
  * its own and stay as they are.
  */
 export function followChanges(engine: MockEngine, parts: FollowedParts): void {
@@ -58,6 +58,8 @@ export function followChanges(engine: MockEngine, parts: FollowedParts): void {
       for (const name of endpoints.keys()) if (!records.has(name)) await queue.run(name, async () => apply(name, undefined));
       for (const [name, record] of records) await queue.run(name, async () => apply(name, record));
       collections.forget();
+      // Other instances' requests relayed while the channel was down are lost: the store counted them.
+      await journal.reload([...endpoints].map(([name, endpoint]) => [name, endpoint.stats]));
     } catch (err) {
       logger.error(`cannot read the endpoints again after the store came back: ${(err as Error).message}`);
     }

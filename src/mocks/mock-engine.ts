@@ -1,4 +1,5 @@
 import type { ChangeFeed } from '../store/change-feed.js';
+import type { Relay } from '../store/relay.js';
 import type { StoredMock } from './record.js';
 import type { LoggedRequest } from './request-log.js';
 
@@ -15,6 +16,8 @@ export interface MockEngine {
   stats: StatsRecords;
   /** Other instances' changes to records; absent for an engine only one process writes (SQLite, under its lock). */
   changes?: ChangeFeed<MockChange>;
+  /** Messages to the other instances (requests as they are served); absent where there are none (SQLite). */
+  relay?: Relay;
   /** Where the mocks are, for the banner (a file, or a URL without its password). */
   readonly where: string;
   close(): Promise<void>;

@@ -19,6 +19,9 @@ export type LoggedRequest = Answered & {
   bodyTruncated: boolean;
 };
 
+/** What a save of the journal takes from a log: its own requests, and how many more overflowed. */
+export type Unsaved = { entries: LoggedRequest[]; skipped: number };
+
 /**
  * Per-endpoint counters: they outlive a replace, go with a delete, and are saved to the data file
  * in batches (stats-journal.ts). Every request that moves `hits` or `sequence` is also logged, and
@@ -33,9 +36,10 @@ export type EndpointStats = {
 
 /**
  * A ring of the last `capacity` requests; `newestFirst()` copies them out. Requests are numbered
- * from 1 per endpoint (never reused, not even after a clear), which is how the journal knows which
- * ones it has saved. The first request after a save calls `changed`, once, so the serving path pays
- * a flag test per request and the journal a push per endpoint per batch. Entries loaded from the
+ * from 1 per endpoint (never reused, not even after a clear), which is how the budget tells them
+ * apart. The ring also holds requests other instances served (`addShared`); what the journal saves
+ * is `unsaved`, this instance's own requests only. The first request after a save calls `changed`,
+ * once, so the serving path pays a flag test per request and the journal a push per endpoint per batch. Entries loaded from the
  * file stay JSON text until first read: a string is one object to the garbage collector where a
  * parsed entry is a dozen, which made start-up with a million saved entries GC-bound. Every entry
  * is charged to the shared `budget`, which may evict the oldest (log-budget.ts).
@@ -49,8 +53,12 @@ export class RequestLog implements BudgetedLog {
   size = 0;
   /** The number of the newest request. */
   count = 0;
-  /** Requests numbered up to this one are in the data file. */
-  saved = 0;
+  /** This instance's requests not yet in the store that the ring still holds, oldest first. */
+  unsaved: LoggedRequest[] = [];
+  /** Requests that left the ring unsaved (overwritten in a flood, or evicted by the budget). */
+  skipped = 0;
+  /** Moves on each clear, so a failed save does not bring back entries cleared meanwhile. */
+  clears = 0;
   /** When the endpoint was last called; a clear keeps it. */
   lastCall: string | null = null;
   private marked = false;
@@ -64,7 +72,34 @@ export class RequestLog implements BudgetedLog {
   add(entry: LoggedRequest): void {
     this.push(entry, entryBytes(entry));
     this.lastCall = entry.time;
+    this.unsaved.push(entry);
     this.mark();
+  }
+
+  /** A request another instance served: shown here, saved there. */
+  addShared(entry: LoggedRequest): void {
+    this.push(entry, entryBytes(entry));
+    if (this.lastCall === null || entry.time > this.lastCall) this.lastCall = entry.time;
+  }
+
+  /** Hands the journal what is to be saved, and forgets it. */
+  takeUnsaved(): Unsaved {
+    const taken = { entries: this.unsaved, skipped: this.skipped };
+    this.unsaved = [];
+    this.skipped = 0;
+    return taken;
+  }
+
+  /**
+   * A save of `taken` failed: what the ring still holds of it goes back before what came since,
+   * unless the log was cleared meanwhile. Rare, so a set of the ring is fine.
+   */
+  untake(taken: Unsaved, clears: number): void {
+    if (clears !== this.clears) return;
+    const held = new Set(this.ring);
+    const back = taken.entries.filter((entry) => held.has(entry));
+    this.unsaved = back.concat(this.unsaved);
+    this.skipped += taken.skipped + taken.entries.length - back.length;
   }
 
   /** Tells the journal once that this log has something to save (again, after a failed save). */
@@ -82,18 +117,33 @@ export class RequestLog implements BudgetedLog {
   /** Starts from saved entries (oldest first) without marking the log changed, unless the budget evicts. */
   restore(saved: SavedLog): void {
     const entries = saved.entries.slice(-this.capacity);
-    this.count = this.saved = saved.count - entries.length;
+    this.count = saved.count - entries.length;
     this.lastCall = saved.lastCall;
-    for (const entry of entries) {
-      this.push(entry, entry.length);
-      this.saved++;
-    }
+    for (const entry of entries) this.push(entry, entry.length);
+  }
+
+  /**
+   * Puts what the store holds (every instance's saved requests, oldest first) in place of the ring,
+   * then this instance's own requests not saved yet; numbering goes on.
+   */
+  reload(saved: SavedLog): void {
+    const { unsaved } = this;
+    this.unsaved = []; // they stay unsaved as they leave the ring here
+    while (this.size > 0) this.dropOldest();
+    this.unsaved = unsaved;
+    if (saved.lastCall !== null && (this.lastCall === null || saved.lastCall > this.lastCall)) this.lastCall = saved.lastCall;
+    const room = Math.max(0, this.capacity - this.unsaved.length);
+    const kept = saved.entries.slice(Math.max(0, saved.entries.length - room));
+    for (const entry of kept) this.push(entry, entry.length);
+    for (const entry of this.unsaved) this.push(entry, entryBytes(entry));
   }
 
   /** Forgets every entry (they are saved as cleared); numbering and lastCall go on. */
   clear(): void {
     while (this.size > 0) this.dropOldest();
-    this.saved = this.count;
+    this.unsaved = [];
+    this.skipped = 0;
+    this.clears++;
   }
 
   evict(seq: number): void {
@@ -125,6 +175,11 @@ export class RequestLog implements BudgetedLog {
   }
 
   private dropOldest(): void {
+    // This instance's oldest unsaved request leaves unsaved: the journal saves what the ring holds.
+    if (this.unsaved.length > 0 && this.ring[this.start] === this.unsaved[0]) {
+      this.unsaved.shift();
+      this.skipped++;
+    }
     this.budget.release(this.bytes[this.start]!);
     this.ring[this.start] = undefined;
     this.start = (this.start + 1) % this.capacity;

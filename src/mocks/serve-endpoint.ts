@@ -81,6 +81,7 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
         if (fault) entry.fault = fault;
         endpoint.stats.requests.add(entry);
         feed.publish(endpoint.record.name, entry);
+        store.share(endpoint.record.name, entry);
       };
     };
     if (endpoint.record.collection && collection) {

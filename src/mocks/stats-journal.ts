@@ -2,7 +2,7 @@ import type { Logger } from '../server/logger.js';
 import { createKeyQueue } from '../store/key-queue.js';
 import { LogBudget } from './log-budget.js';
 import type { EndpointSave, StatsRecords } from './mock-engine.js';
-import { newStats, type EndpointStats, type SavedLog } from './request-log.js';
+import { newStats, type EndpointStats, type LoggedRequest, type SavedLog, type Unsaved } from './request-log.js';
 
 /** How often changed counters and new log entries are written, in milliseconds (docs/mock-api.md). */
 export const DEFAULT_FLUSH_MS = 200;
@@ -15,6 +15,11 @@ export type StatsJournalOptions = {
   flushMs: number;
   /** Told when a save fails (it is retried) and when saving works again. */
   logger: Logger;
+  /**
+   * Other instances save to the same logs: a save keeps the newest logSize entries of them all, not
+   * what this instance's memory keeps (the byte budget trims memory, and the log again at a load).
+   */
+  shared?: boolean;
 };
 
 /**
@@ -33,6 +38,13 @@ export type StatsJournal = {
   drop(name: string, stats: EndpointStats): Promise<void>;
   /** Another instance deleted the endpoint (and what was saved of it): nothing more of it is saved here. */
   discard(stats: EndpointStats): void;
+  /** Another instance served `hits` requests of this endpoint (and saves them): counted and logged here, not saved. */
+  shared(stats: EndpointStats, hits: number, entries: LoggedRequest[]): void;
+  /**
+   * Reads every counter and log again and puts them in place for `endpoints`, keeping what this
+   * instance has not saved yet: requests other instances told of may have been missed.
+   */
+  reload(endpoints: Iterable<[string, EndpointStats]>): Promise<void>;
   /** Saves what is pending, then stops the timer. */
   close(): Promise<void>;
 };
@@ -41,12 +53,16 @@ export type StatsJournal = {
 export async function openStatsJournal(records: StatsRecords, options: StatsJournalOptions): Promise<StatsJournal> {
   const { logSize, flushMs, logger } = options;
   const budget = new LogBudget(options.maxLogBytes);
-  const saved = new Map<string, SavedLog>();
-  for (const [name, found] of await records.load(logSize)) {
-    const entries = found.entries.map((row) => row.entry);
-    const count = found.entries.at(-1)?.seq ?? 0;
-    saved.set(name, { hits: found.hits, lastCall: found.lastCall, sequence: found.sequence, count, entries });
-  }
+  const loadSaved = async () => {
+    const saved = new Map<string, SavedLog>();
+    for (const [name, found] of await records.load(logSize)) {
+      const entries = found.entries.map((row) => row.entry);
+      const count = found.entries.at(-1)?.seq ?? 0;
+      saved.set(name, { hits: found.hits, lastCall: found.lastCall, sequence: found.sequence, count, entries });
+    }
+    return saved;
+  };
+  const saved = await loadSaved();
 
   // One key: every write to these tables runs alone, in order.
   const queue = createKeyQueue();
@@ -71,26 +87,25 @@ export async function openStatsJournal(records: StatsRecords, options: StatsJour
   const flush = async () => {
     const batch = marked.splice(0);
     const saving: EndpointSave[] = [];
-    const taken: [EndpointStats, upTo: number, hits: number][] = [];
+    const taken: [EndpointStats, unsaved: Unsaved, clears: number, hits: number][] = [];
     for (const [name, endpoint] of batch) {
       const log = endpoint.requests;
       log.unmark();
       if (dropped.has(endpoint)) continue;
-      const upTo = log.count;
       // At most the ring's worth: in a flood, older unsaved requests were overwritten in memory.
-      const entries = log.newestFirst(upTo - log.saved).reverse();
+      const unsaved = log.takeUnsaved();
       const hits = endpoint.hits - (savedHits.get(endpoint) ?? 0);
       saving.push({
         name,
         hits,
         lastCall: log.lastCall,
         sequence: endpoint.sequence,
-        entries,
-        skipped: upTo - log.saved - entries.length,
+        entries: unsaved.entries,
+        skipped: unsaved.skipped,
         // Past --log-size, or evicted by the byte budget: the saved log keeps what memory keeps.
-        keep: log.size,
+        keep: options.shared ? logSize : log.size,
       });
-      taken.push([endpoint, upTo, hits]);
+      taken.push([endpoint, unsaved, log.clears, hits]);
     }
     if (taken.length === 0) return;
     try {
@@ -98,16 +113,15 @@ export async function openStatsJournal(records: StatsRecords, options: StatsJour
     } catch (err) {
       if (!failing) logger.error(`cannot save request logs to the data file (retrying): ${(err as Error).message}`);
       failing = true;
-      for (const [endpoint] of taken) endpoint.requests.mark();
+      for (const [endpoint, unsaved, clears] of taken) {
+        endpoint.requests.untake(unsaved, clears);
+        endpoint.requests.mark();
+      }
       return;
     }
     if (failing) logger.info('request logs are saved to the data file again');
     failing = false;
-    for (const [endpoint, upTo, hits] of taken) {
-      // A clear during the save has moved `saved` past what this batch took.
-      endpoint.requests.saved = Math.max(endpoint.requests.saved, upTo);
-      savedHits.set(endpoint, (savedHits.get(endpoint) ?? 0) + hits);
-    }
+    for (const [endpoint, , , hits] of taken) savedHits.set(endpoint, (savedHits.get(endpoint) ?? 0) + hits);
   };
 
   return {
@@ -146,6 +160,25 @@ export async function openStatsJournal(records: StatsRecords, options: StatsJour
       stats.requests.clear();
       return run(() => records.forget([name]));
     },
+    shared(stats, hits, entries) {
+      if (dropped.has(stats)) return;
+      stats.hits += hits;
+      savedHits.set(stats, (savedHits.get(stats) ?? 0) + hits);
+      for (const entry of entries) stats.requests.addShared(entry);
+    },
+    reload: (endpoints) =>
+      // In the queue, so no save of this instance is under way as the store is read.
+      run(async () => {
+        const found = await loadSaved();
+        for (const [name, stats] of endpoints) {
+          const one = found.get(name);
+          if (!one || dropped.has(stats)) continue;
+          // The store's count, plus what this instance counted since its last save.
+          stats.hits = one.hits + stats.hits - (savedHits.get(stats) ?? 0);
+          savedHits.set(stats, one.hits);
+          stats.requests.reload(one);
+        }
+      }),
     async close() {
       closed = true;
       clearTimeout(timer);

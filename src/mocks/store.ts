@@ -3,7 +3,7 @@ import { createKeyQueue } from '../store/key-queue.js';
 import type { MockInput, StoredMock } from './record.js';
 import { silentLogger, type Logger } from '../server/logger.js';
 import { DEFAULT_MAX_LOG_BYTES } from './log-budget.js';
-import { DEFAULT_LOG_SIZE, type EndpointStats } from './request-log.js';
+import { DEFAULT_LOG_SIZE, type EndpointStats, type LoggedRequest } from './request-log.js';
 import { DEFAULT_FLUSH_MS, openStatsJournal } from './stats-journal.js';
 import { RouteTable, type Lookup } from './routes.js';
 import { createSourceSync, origin, type SourceChange } from './source-store.js';
@@ -59,6 +59,10 @@ export type MockStore = {
   syncSource(source: string, inputs: MockInput[]): Promise<SourceChange>;
   /** Empties the endpoint's request log, in the file too; false when there is no such endpoint. */
   clearLog(name: string): Promise<boolean>;
+  /** Tells the other instances on the store of a request an endpoint served here (already counted and logged). */
+  share(name: string, entry: LoggedRequest): void;
+  /** Calls `listener` with each request another instance served, once it is counted and logged here. */
+  onShared(listener: (name: string, entry: LoggedRequest) => void): void;
   /** Work a request started that outlives its answer (a recording): close() waits for it first. */
   hold(work: Promise<unknown>): void;
   /** Waits for held work, saves pending counters and log entries, then closes the file. */
@@ -109,7 +113,7 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
   const endpoints = new Map<string, Endpoint>();
   // Kept in step with `endpoints`: every change to one is made to the other in the same synchronous step.
   const routes = new RouteTable<Endpoint>();
-  const journal = await openStatsJournal(engine.stats, options);
+  const journal = await openStatsJournal(engine.stats, { ...options, shared: engine.changes !== undefined });
   const collections = openCollections(engine.collections);
   const loaded = await engine.endpoints.all();
   // Oldest first, so that where routes tie the older endpoint wins, as it did before the restart.
@@ -166,6 +170,26 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
 
   followChanges(engine, { endpoints, routes, queue, journal, collections, logger: options.logger, toEndpoint, patternOf });
 
+  const { relay } = engine;
+  const sharedListeners: ((name: string, entry: LoggedRequest) => void)[] = [];
+  relay?.subscribe((message) => {
+    for (const { name, hits, entries } of (JSON.parse(message) as SharedBatch).served) {
+      const endpoint = endpoints.get(name);
+      // Not (yet) known here: its record's notice comes on another channel; the store counts it anyway.
+      if (!endpoint) continue;
+      journal.shared(endpoint.stats, hits, entries);
+      for (const entry of entries) for (const listener of sharedListeners) listener(name, entry);
+    }
+  });
+  // Requests served here since the last message, per endpoint: one message every SHARE_MS, not one a request.
+  const outgoing = new Map<string, SharedBatch['served'][number]>();
+  let sharing: NodeJS.Timeout | undefined;
+  const sendShared = () => {
+    sharing = undefined;
+    relay!.publish(JSON.stringify({ served: [...outgoing.values()] } satisfies SharedBatch));
+    outgoing.clear();
+  };
+
   const held = new Set<Promise<unknown>>();
   const store: MockStore = {
     file: engine.where,
@@ -195,12 +219,26 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
       await journal.clear(name, endpoint.stats);
       return true;
     },
+    share(name, entry) {
+      if (!relay) return;
+      let batch = outgoing.get(name);
+      if (!batch) outgoing.set(name, (batch = { name, hits: 0, entries: [] }));
+      batch.hits++;
+      // A log shows its newest logSize requests: older ones of a flood need not travel.
+      if (batch.entries.push(entry) > options.logSize) batch.entries.shift();
+      sharing ??= setTimeout(sendShared, SHARE_MS).unref();
+    },
+    onShared: (listener) => void sharedListeners.push(listener),
     hold(work) {
       held.add(work);
       void work.catch(() => undefined).finally(() => held.delete(work));
     },
     async close() {
       await Promise.allSettled([...held]);
+      if (sharing) {
+        clearTimeout(sharing);
+        sendShared();
+      }
       try {
         await journal.close();
       } finally {
@@ -212,6 +250,12 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
   await journal.dropUnclaimed();
   return store;
 }
+
+/** How long requests served wait to go to the other instances together, in milliseconds. */
+const SHARE_MS = 20;
+
+/** Requests served, as relayed to the other instances: per endpoint, how many and the newest entries. */
+type SharedBatch = { served: { name: string; hits: number; entries: LoggedRequest[] }[] };
 
 function toEndpoint(record: StoredMock, stats: EndpointStats, source?: string): Endpoint {
   const endpoint: Endpoint = { record, body: Buffer.from(record.json ?? record.body ?? '', 'utf8'), stats };
