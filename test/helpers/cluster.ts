@@ -5,7 +5,7 @@ import { tempDir } from './temp.js';
 
 export { INSTANCE_HEADER } from './round-robin-proxy.js';
 
-/** One `snippetkit serve-bins` process of a cluster. */
+/** One `snippetkit serve-bins` (or `serve-mocks`) process of a cluster. */
 export type Instance = {
   /** Its own URL, to ask it directly rather than through the proxy. */
   url: string;
@@ -26,6 +26,8 @@ export type Cluster = {
 
 export type ClusterOptions = {
   count: number;
+  /** Which server each instance runs: `serve-bins` unless given. */
+  serve?: 'bins' | 'mocks';
   /**
    * The shared store's URL, given as --store. Without it each instance has a SQLite file of its own:
    * only for testing the harness itself (such instances share nothing).
@@ -46,20 +48,20 @@ process.on('exit', () => {
 });
 
 /**
- * Starts `count` real `snippetkit serve-bins --port 0 --store URL` processes and a round-robin
- * proxy in front of them. If one fails to start, those started are killed before this rejects.
+ * Starts `count` real `snippetkit serve-bins --port 0 --store URL` (or `serve-mocks`) processes and a
+ * round-robin proxy in front of them. If one fails to start, those started are killed before this rejects.
  */
-export async function startCluster({ count, store, env = {} }: ClusterOptions): Promise<Cluster> {
+export async function startCluster({ count, serve = 'bins', store, env = {} }: ClusterOptions): Promise<Cluster> {
   const temp = store === undefined ? tempDir() : undefined;
   const environment = {
     SNIPPETKIT_API_ALLOWANONYMOUSREADWRITE: 'true',
     SNIPPETKIT_OWNERSHIP_API_KEY: ADMIN_KEY,
     ...env,
   };
-  const storeArgs = (i: number): string[] => (store === undefined ? ['--data', join(temp!.dir, `bins-${i}.sqlite`)] : ['--store', store]);
+  const storeArgs = (i: number): string[] => (store === undefined ? ['--data', join(temp!.dir, `${serve}-${i}.sqlite`)] : ['--store', store]);
   const started = await Promise.allSettled(
     Array.from({ length: count }, (_, i) =>
-      startServerProcess(['serve-bins', '--port', '0', ...storeArgs(i)], environment, { dieWithTests: true }).then(
+      startServerProcess([`serve-${serve}`, '--port', '0', ...storeArgs(i)], environment, { dieWithTests: true }).then(
         (server) => {
           running.add(server);
           server.child.once('exit', () => running.delete(server));
