@@ -173,6 +173,36 @@ for (const engine of ENGINES) {
       });
     });
 
+    describe('the notice channel cut', () => {
+      let own: Awaited<ReturnType<Engine['own']>> | undefined;
+      let cluster: Cluster | undefined;
+      before(async function () {
+        own = await engine.own();
+        cluster = await startCluster({ serve: 'mocks', count: 2, store: own.store });
+      });
+      after(async () => {
+        await cluster?.stop();
+        await own?.server.remove();
+      });
+
+      it('serves on B a replace and a delete made on A while B\'s connections were cut, not what B had', async () => {
+        const [a, b] = cluster!.instances.map((instance) => instance.url) as [string, string];
+        expect((await put(a, 'gone', { data: 'to delete' })).status).to.equal(201);
+        // Rounds: the change lands at a different moment of B's reconnection each time.
+        for (let round = 0; round < 3; round++) {
+          expect((await put(a, 'cut', { data: { round, cut: false } })).status).to.be.oneOf([200, 201]);
+          await until(async () => JSON.stringify((await serve(b, 'cut')).body) === JSON.stringify({ round, cut: false }), 5_000);
+          expect(await own!.server.disconnectClients()).to.be.above(0);
+          await until(async () => (await put(a, 'cut', { data: { round, cut: true } })).status === 200, 15_000);
+          await until(async () => JSON.stringify((await serve(b, 'cut')).body) === JSON.stringify({ round, cut: true }), 15_000);
+        }
+        await until(async () => (await serve(b, 'gone')).status === 200, 5_000);
+        expect(await own!.server.disconnectClients()).to.be.above(0);
+        await until(async () => (await call(a, '/api/endpoint/gone', 'DELETE')).status === 200, 15_000);
+        await until(async () => (await serve(b, 'gone')).status === 404, 15_000);
+      });
+    });
+
     describe('the store down, then back', () => {
       let own: Awaited<ReturnType<Engine['own']>> | undefined;
       let cluster: Cluster | undefined;
