@@ -10,6 +10,7 @@ import type { ServeBinsFlags } from './serve-bins.js';
 import {
   fromText,
   layerSettings,
+  refuseBoth,
   refuseUnknownVariables,
   validateSettings,
   type FlatSetting,
@@ -68,13 +69,7 @@ const SERVE_SETTINGS: FlatSetting[] = [
 export function loadServeBinsSettings(flags: ServeBinsFlags, env: NodeJS.ProcessEnv): z.output<typeof serveSchema> {
   const { value, sources } = layerSettings(SERVE_SETTINGS, { ...flags, allowedHosts: flags.allowedHost }, env);
   const settings = validateSettings(serveSchema, value, sources);
-  if (settings.data !== undefined && settings.store !== undefined) {
-    const named = (key: string) => {
-      const source = sources.get(key);
-      return source && source.kind !== 'file' ? source.name : key;
-    };
-    throw new CliError(`${named('data')} and ${named('store')} both name where the bins are; give one`, EXIT.usage);
-  }
+  refuseBoth(settings, sources, 'data', 'store', 'where the bins are');
   return settings;
 }
 

@@ -15,7 +15,8 @@ import {
 import { DEFAULT_PROXY_TIMEOUT } from '../mocks/proxy.js';
 import { proxyTimeoutSchema, proxyUrlSchema } from './proxy-settings.js';
 import type { ServeMocksFlags } from './serve-mocks.js';
-import { layerSettings, refuseUnknownVariables, validateSettings, type FlatSetting } from './settings.js';
+import { storeUrlSchema } from '../store/store-url.js';
+import { layerSettings, refuseBoth, refuseUnknownVariables, validateSettings, type FlatSetting } from './settings.js';
 
 export const DEFAULT_MOCK_PORT = 16540;
 
@@ -28,8 +29,10 @@ const AT_LEAST_A_BYTE = 'a size of at least 1 byte, such as 1MB or 65536';
 /** What serve-mocks runs with, from its flags and SNIPPETKIT_MOCK_* variables. */
 export const mockSettingsSchema = settingsObject({
   port: portSchema,
-  /** The SQLite file; undefined = the default one in the user's data folder. */
+  /** The SQLite file; undefined = the default one in the user's data folder (unless `store`). */
   data: textSchema.optional(),
+  /** A shared store's URL (PostgreSQL, Redis), for several instances. */
+  store: storeUrlSchema.optional(),
   /** A folder of endpoint files to serve and watch. */
   dir: textSchema.optional(),
   /** An OpenAPI document to serve and watch. */
@@ -56,6 +59,7 @@ export type MockSettings = z.output<typeof mockSettingsSchema>;
 const SETTINGS: FlatSetting[] = [
   { key: 'port', flag: '--port', env: 'SNIPPETKIT_MOCK_PORT', fallback: DEFAULT_MOCK_PORT },
   { key: 'data', flag: '--data', env: 'SNIPPETKIT_MOCK_DATA', fallback: undefined },
+  { key: 'store', flag: '--store', env: 'SNIPPETKIT_MOCK_STORE', fallback: undefined },
   { key: 'dir', flag: '--dir', env: 'SNIPPETKIT_MOCK_DIR', fallback: undefined },
   { key: 'openapi', flag: '--openapi', env: 'SNIPPETKIT_MOCK_OPENAPI', fallback: undefined },
   { key: 'db', flag: '--db', env: 'SNIPPETKIT_MOCK_DB', fallback: undefined },
@@ -97,5 +101,7 @@ export function loadMockSettings(flags: ServeMocksFlags, env: NodeJS.ProcessEnv 
   const known = SETTINGS.map((setting) => setting.env);
   refuseUnknownVariables(env, 'SNIPPETKIT_MOCK_', known, ['SNIPPETKIT_MOCK_SERVER']);
   const { value, sources } = layerSettings(SETTINGS, given, env);
-  return validateSettings(mockSettingsSchema, value, sources);
+  const settings = validateSettings(mockSettingsSchema, value, sources);
+  refuseBoth(settings, sources, 'data', 'store', 'where the mocks are');
+  return settings;
 }

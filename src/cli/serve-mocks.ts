@@ -6,6 +6,7 @@ export type ServeMocksFlags = {
   port?: string;
   host: string;
   data?: string;
+  store?: string;
   maxDelay?: string;
   maxBody?: string;
   logSize?: string;
@@ -33,6 +34,10 @@ export function registerServeMocks(program: Command): void {
     .option('-p, --port <port>', 'port to listen on (env SNIPPETKIT_MOCK_PORT; default 16540)')
     .option('-H, --host <host>', 'address to listen on', '127.0.0.1')
     .option('-d, --data <file>', 'SQLite data file (env SNIPPETKIT_MOCK_DATA; default in your data folder)')
+    .option(
+      '--store <url>',
+      'shared store for several instances: postgres://user@host/db or redis://host:6379[?prefix=name:] (env SNIPPETKIT_MOCK_STORE)',
+    )
     .option(
       '--dir <folder>',
       'serve the *.json, *.yaml, *.yml endpoint files under this folder, live (env SNIPPETKIT_MOCK_DIR)',
@@ -71,6 +76,7 @@ export function registerServeMocks(program: Command): void {
 Examples:
   $ snippetkit serve-mocks
   $ snippetkit serve-mocks --port 8080 --data ./mocks.sqlite
+  $ snippetkit serve-mocks --store redis://cache.internal:6379
   $ snippetkit serve-mocks --host 0.0.0.0 --allowed-host mocks.example
   $ snippetkit serve-mocks --dir mocks/     # mocks/users/list.yaml answers /endpoint/users/list
   $ snippetkit serve-mocks --openapi api.yaml   # an endpoint per operation; ?__code=404 picks another status

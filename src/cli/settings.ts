@@ -149,3 +149,13 @@ export function refuseUnknownVariables(
     throw new CliError(`${name} (environment) is not a setting; known ones: ${near}`, EXIT.usage);
   }
 }
+
+/** Two settings that must not both be given (e.g. --data and --store): a usage error naming where each came from. */
+export function refuseBoth(settings: Record<string, unknown>, sources: Sources, one: string, other: string, what: string): void {
+  if (settings[one] === undefined || settings[other] === undefined) return;
+  const named = (key: string) => {
+    const source = sources.get(key);
+    return source && source.kind !== 'file' ? source.name : key;
+  };
+  throw new CliError(`${named(one)} and ${named(other)} both name ${what}; give one`, EXIT.usage);
+}

@@ -2,7 +2,7 @@ import chalk from 'chalk';
 import { createMockHandler } from '../mocks/app.js';
 import { RequestFeed } from '../mocks/request-feed.js';
 import { createSourceLoader } from '../mocks/source-loader.js';
-import { openMockStore, type MockStore } from '../mocks/store.js';
+import { openMockStore, openSharedMockStore, type MockStore } from '../mocks/store.js';
 import type { ProxySettings } from '../mocks/proxy.js';
 import type { RecordShape } from '../mocks/proxy-record.js';
 import { defaultDataFile } from '../store/data-file.js';
@@ -19,7 +19,6 @@ import { openDbSource } from './db-option.js';
 
 export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const settings = loadMockSettings(flags, env);
-  const file = settings.data ?? defaultDataFile('mocks');
   const logger = consoleLogger(flags.quiet);
   const { maxDelay, maxBody, cors, trustProxy, logSize, maxEndpoints, maxLogBytes } = settings;
   const feed = new RequestFeed();
@@ -40,7 +39,10 @@ export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.Proces
         await openapi?.load(opened);
         await db?.load(opened);
       };
-      const store = await openMockStore(file, { logSize, maxEndpoints, maxLogBytes, logger, preload });
+      const options = { logSize, maxEndpoints, maxLogBytes, logger, preload };
+      const store = settings.store
+        ? await openSharedMockStore(settings.store, options)
+        : await openMockStore(settings.data ?? defaultDataFile('mocks'), options);
       files?.watch();
       openapi?.watch();
       db?.watch();
@@ -62,7 +64,8 @@ export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.Proces
       : (url, store) => {
           const held = count(store.list().length) + (files?.summary() ?? '');
           const proxied = proxy ? `  proxy ${proxy.target}${proxy.record ? ' (recording)' : ''}` : '';
-          return `snippetkit mocks on ${chalk.bold(url)}  data ${store.file}  ${held}${proxied}`;
+          const where = `${settings.store ? 'store' : 'data'} ${store.file}`;
+          return `snippetkit mocks on ${chalk.bold(url)}  ${where}  ${held}${proxied}`;
         },
     log: logger.info,
   });

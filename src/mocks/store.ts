@@ -1,5 +1,6 @@
 import { HttpError } from '../http/errors.js';
 import { createKeyQueue } from '../store/key-queue.js';
+import { openSharedEngine } from '../store/shared-engine.js';
 import type { MockInput, StoredMock } from './record.js';
 import { silentLogger, type Logger } from '../server/logger.js';
 import { DEFAULT_MAX_LOG_BYTES } from './log-budget.js';
@@ -99,7 +100,19 @@ export const DEFAULT_STORE_OPTIONS: MockStoreOptions = {
 
 /** Opens (and locks) the SQLite file and loads every endpoint, its counters and its log into memory. */
 export async function openMockStore(file: string, options: Partial<MockStoreOptions> = {}): Promise<MockStore> {
-  const engine = await openSqliteMocks(file);
+  return storeOver(await openSqliteMocks(file), options);
+}
+
+/** Opens the mocks on a shared store (PostgreSQL, Redis) named by URL (store/shared-engine.ts). */
+export async function openSharedMockStore(url: string, options: Partial<MockStoreOptions> = {}): Promise<MockStore> {
+  const engine = await openSharedEngine<MockEngine>(url, {
+    postgres: async (target) => (await import('./postgres-mocks.js')).openPostgresMocks(target),
+    redis: async (target, prefix) => (await import('./redis-mocks.js')).openRedisMocks(target, { prefix }),
+  });
+  return storeOver(engine, options);
+}
+
+async function storeOver(engine: MockEngine, options: Partial<MockStoreOptions>): Promise<MockStore> {
   try {
     return await createMockStore(engine, { ...DEFAULT_STORE_OPTIONS, ...options });
   } catch (err) {
@@ -247,7 +260,9 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
     },
   };
   await options.preload?.(store);
-  await journal.dropUnclaimed();
+  // On a shared store, counters no endpoint here claims may be those of one another instance has just
+  // created: only a store this process alone writes is tidied.
+  if (!engine.changes) await journal.dropUnclaimed();
   return store;
 }
 
