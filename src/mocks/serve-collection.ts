@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../http/errors.js';
+import { StoreUnavailable } from '../store/unavailable.js';
 import { hasBody } from '../http/read-body.js';
 import type { Logger } from '../server/logger.js';
 import { findJsonError, lineColumn } from '../shared/json-check.js';
@@ -48,7 +49,9 @@ export function createCollectionServer(options: CollectionServerOptions): ServeC
   const failed = (req: IncomingMessage, res: ServerResponse, record: StoredMock, log: Log, err: unknown) => {
     if (err instanceof HttpError) {
       const value = { success: false, message: err.message, ...(err.field && { field: err.field }) };
-      return answer(req, res, record, log, { status: err.status, value });
+      // The store's 503 says when to try again, as the API's do.
+      const headers = err instanceof StoreUnavailable ? { headers: ['Retry-After', String(err.retryAfter)] } : {};
+      return answer(req, res, record, log, { status: err.status, value, ...headers });
     }
     logger.error(`${req.method} ${req.url}: ${(err as Error).stack ?? String(err)}`);
     answer(req, res, record, log, { status: 500, value: { success: false, message: 'internal server error' } });

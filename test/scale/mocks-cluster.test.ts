@@ -236,7 +236,7 @@ for (const engine of ENGINES) {
           ];
           const collection = [await call(url, '/endpoint/stock', 'POST', { n: 2 }), await call(url, '/endpoint/stock/1', 'PATCH', { n: 3 })];
           for (const write of collection) {
-            expect([write.status, write.body], `${url}: a collection write`).to.deep.equal([503, UNAVAILABLE]);
+            expect([write.status, write.body, write.retryAfter], `${url}: a collection write`).to.deep.equal([503, UNAVAILABLE, '2']);
             expect(write.ms, url).to.be.below(5_000);
           }
           expect((await serve(url, 'stock')).body, `${url}: a collection read, from memory`).to.deep.equal([{ id: 1, n: 1 }]);
