@@ -23,8 +23,9 @@ export type FollowedParts = {
  * On a store several instances share, keeps this one's endpoints as the others write them: a notice
  * names a record, which is read again and put in place (or taken out); a collection's notice drops
  * the state kept in memory. When the notice channel comes back after a drop, every record is read
- * again, since notices may have been missed, and so are the counters and logs. Endpoints from this instance's own files (--dir) are
- * its own and stay as they are.
+ * again, since notices may have been missed, and so are the counters and logs; a read the store does not
+ * answer yet (its connections come back one by one) is tried again. Endpoints from this instance's own
+ * files (--dir) are its own and stay as they are.
  */
 export function followChanges(engine: MockEngine, parts: FollowedParts): void {
   const { endpoints, routes, queue, journal, collections, logger, toEndpoint, patternOf } = parts;
@@ -48,21 +49,45 @@ export function followChanges(engine: MockEngine, parts: FollowedParts): void {
 
   const follow = (name: string) =>
     queue.run(name, async () => apply(name, await engine.endpoints.get(name))).catch((err: unknown) => {
-      // The store went away as it was read: the channel drops too, and its return reads everything.
-      logger.error(`cannot read endpoint '${name}' another instance changed: ${(err as Error).message}`);
+      // The store's connections are coming back after a cut (the channel may be back before the client
+      // that reads): what the notice named is read with everything else, once the store answers.
+      logger.error(`cannot read endpoint '${name}' another instance changed (reading all again): ${(err as Error).message}`);
+      readAll();
     });
 
-  const revalidate = async () => {
-    try {
-      const records = new Map((await engine.endpoints.all()).map((record) => [record.name, record]));
-      for (const name of endpoints.keys()) if (!records.has(name)) await queue.run(name, async () => apply(name, undefined));
-      for (const [name, record] of records) await queue.run(name, async () => apply(name, record));
-      collections.forget();
-      // Other instances' requests relayed while the channel was down are lost: the store counted them.
-      await journal.reload([...endpoints].map(([name, endpoint]) => [name, endpoint.stats]));
-    } catch (err) {
-      logger.error(`cannot read the endpoints again after the store came back: ${(err as Error).message}`);
+  const readOnce = async () => {
+    const records = new Map((await engine.endpoints.all()).map((record) => [record.name, record]));
+    for (const name of endpoints.keys()) if (!records.has(name)) await queue.run(name, async () => apply(name, undefined));
+    for (const [name, record] of records) await queue.run(name, async () => apply(name, record));
+    collections.forget();
+    // Other instances' requests relayed while the channel was down are lost: the store counted them.
+    await journal.reload([...endpoints].map(([name, endpoint]) => [name, endpoint.stats]));
+  };
+
+  // Reads every record again until the store answers (100 ms, doubling to 2 s), while the channel
+  // listens; one reading at a time, and one more after it if asked for meanwhile.
+  let listening = true;
+  let reading: Promise<void> | undefined;
+  let again = false;
+  const readAll = () => {
+    if (reading) {
+      again = true;
+      return;
     }
+    reading = (async () => {
+      for (let delay = 100; listening; delay = Math.min(delay * 2, 2000)) {
+        again = false;
+        try {
+          await readOnce();
+          if (!again) return;
+        } catch (err) {
+          logger.error(`cannot read the endpoints again after the store came back (retrying): ${(err as Error).message}`);
+          await new Promise((resolve) => setTimeout(resolve, delay).unref());
+        }
+      }
+    })().finally(() => {
+      reading = undefined;
+    });
   };
 
   engine.changes?.subscribe(
@@ -70,8 +95,9 @@ export function followChanges(engine: MockEngine, parts: FollowedParts): void {
       if ('endpoint' in change) void follow(change.endpoint);
       else collections.forget(change.collection);
     },
-    (listening) => {
-      if (listening) void revalidate();
+    (now) => {
+      listening = now;
+      if (now) readAll();
     },
   );
 }
