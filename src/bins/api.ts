@@ -4,11 +4,10 @@ import { HttpError } from '../http/errors.js';
 import { checkRead, requireAccess } from './auth.js';
 import type { BinConfig } from './config.js';
 import { parseRev, readAnswer } from './api-read.js';
+import { saveAnswer, takeFastFailure } from './api-save.js';
 import { normalizeId } from './ids.js';
-import { checkHeaderCount } from './output-settings.js';
-import { mergeSettings, readSaveBody, readSaveInput } from './save-input.js';
+import { readSaveBody, readSaveInput } from './save-input.js';
 import type { BinStore } from './store.js';
-import { summarize } from './summary.js';
 import { templateRoutes } from './template-routes.js';
 import { prettyTime } from './time.js';
 
@@ -40,13 +39,9 @@ export function createApiRouter({ store, config }: ApiOptions): Router {
   }
 
   async function save(ctx: Context, bin: string | undefined): Promise<void> {
+    takeFastFailure(ctx.req); // a save the fast path began and could not finish
     const input = readSaveInput(await readSaveBody(ctx, config['max-request-size']), config);
-    const saved = await store.append(bin, (previous) => {
-      const settings = mergeSettings(previous?.settings ?? {}, input.settings);
-      checkHeaderCount(settings); // thrown before anything is written
-      return { html: input.html, javascript: input.javascript, css: input.css, settings };
-    });
-    ctx.body = { url: saved.bin, snapshot: saved.rev, summary: summarize(saved.html, saved.javascript, saved.css) };
+    ctx.body = await saveAnswer(store, bin, input);
   }
 
   async function remove(ctx: Context): Promise<void> {

@@ -16,6 +16,7 @@ import { createLiveHub, type LiveHub } from './live-hub.js';
 import { liveRoutes } from './live-routes.js';
 import { fastPages } from './fast-pages.js';
 import { apiCorsPolicy, fastApiReads } from './fast-read.js';
+import { fastApiSaves } from './fast-save.js';
 import { keySession } from './key-session.js';
 import { listPage } from './list-page.js';
 import { createPageCache, type PageCache } from './page-cache.js';
@@ -46,8 +47,7 @@ export function createBinApp({
   pages = createPageCache(config.cache.pagesMB * 1024 * 1024),
 }: BinAppOptions): Koa {
   const app = new Koa();
-  // Every save, whatever route makes it, moves the bin's followers on to the new revision.
-  store = notifySaves(store, (saved) => live.bumpRevision(saved.bin, saved.rev));
+  store = followedSaves(store, live);
   // Koa would print errors itself (a client that times out, say); ours are logged once by the error middleware.
   app.silent = true;
 
@@ -100,14 +100,21 @@ export function createBinApp({
 }
 
 /**
- * The server's request handler: the Koa app, behind the fast paths for anonymous API reads and kept
- * output pages. What the CLI listens with; createBinApp alone serves everything the same way, only slower.
+ * The server's request handler: the Koa app, behind the fast paths for anonymous API reads and saves
+ * and kept output pages. What the CLI listens with; createBinApp alone serves everything the same way, only slower.
  */
 export function createBinHandler(options: BinAppOptions): Handler {
   const { store, config } = options;
   const pages = options.pages ?? createPageCache(config.cache.pagesMB * 1024 * 1024);
-  const app = createBinApp({ ...options, pages }).callback();
+  const live = options.live ?? createLiveHub();
+  const app = createBinApp({ ...options, pages, live }).callback();
   const fast = fastPages({ store, config, framing: framing(config.output.frameAncestors), pages }, app);
-  return fastApiReads(store, config, fast);
+  const saves = fastApiSaves(followedSaves(store, live), config, fast);
+  return fastApiReads(store, config, saves);
+}
+
+/** `store` whose every save, whatever route makes it, moves the bin's followers on to the new revision. */
+function followedSaves(store: BinStore, live: LiveHub): BinStore {
+  return notifySaves(store, (saved) => live.bumpRevision(saved.bin, saved.rev));
 }
 

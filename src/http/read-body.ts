@@ -21,9 +21,14 @@ export async function readBodyText(ctx: Context, limit: number | string): Promis
   if (charset && charset !== 'utf-8' && charset !== 'utf8') {
     throw new HttpError(415, `send the body in UTF-8 (got charset ${charset})`);
   }
+  return readUtf8(ctx.req, limit);
+}
+
+/** readBodyText on a bare request whose charset the caller has checked (the pre-Koa save path). */
+export async function readUtf8(req: IncomingMessage, limit: number | string): Promise<string> {
   let raw: Buffer;
   try {
-    raw = await getRawBody(ctx.req, { length: ctx.get('Content-Length') || undefined, limit });
+    raw = await getRawBody(req, { length: req.headers['content-length'] || undefined, limit });
   } catch (err) {
     const { type, code } = err as { type?: string; code?: string };
     // Node's requestTimeout already answered 408 and closed the socket; this only ends the handler quietly.

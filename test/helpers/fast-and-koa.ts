@@ -6,10 +6,10 @@ import { listen, type RunningServer } from '../../src/server/listen.js';
 import { tempDir } from './temp.js';
 
 /** One request, and how a test compares answers: status, the headers named, the body. */
-export type Request = { method?: string; path: string; headers?: Record<string, string> };
+export type Request = { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer };
 
-export async function answer(server: RunningServer, { method, path, headers }: Request, names: string[]) {
-  const res = await fetch(server.url + path, { method, headers, redirect: 'manual' });
+export async function answer(server: RunningServer, { method, path, headers, body }: Request, names: string[]) {
+  const res = await fetch(server.url + path, { method, headers, body, redirect: 'manual' });
   return { status: res.status, headers: names.map((h) => res.headers.get(h)), body: await res.text() };
 }
 
