@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import type { Relay } from './relay.js';
+
 /**
  * Notices of other instances' writes, for a store shared by several (PostgreSQL, Redis). `onState(false)`
  * says notices may be missed from now on (the channel dropped): whatever was kept may be stale.
@@ -50,6 +53,39 @@ export function changeFeed<C>(self: string, read: ChangeReader<C>) {
     onState(state: boolean) {
       listening = state;
       for (const [, onState] of subscribers) onState(state);
+    },
+  };
+}
+
+/** What an engine on a shared store hears the other instances by (postgres-feeds.ts, redis-feeds.ts). */
+export type Feeds<C> = { changes: ChangeFeed<C>; relay: Relay; close(): Promise<void> };
+
+/**
+ * An engine's feeds, opened by `open` as a new instance id, with `notice`, which makes the payload of
+ * a write's notice (changeNotice) as that instance. `closeStore` closes the engine's own connection:
+ * if `open` fails, and on close after the feeds.
+ */
+export async function openEngineFeeds<C extends object>(
+  closeStore: () => Promise<void>,
+  open: (self: string) => Promise<Feeds<C>>,
+): Promise<Feeds<C> & { notice(change: C): string }> {
+  const self = randomBytes(8).toString('hex');
+  let feeds: Feeds<C>;
+  try {
+    feeds = await open(self);
+  } catch (err) {
+    await closeStore();
+    throw err;
+  }
+  return {
+    ...feeds,
+    notice: (change) => changeNotice(self, change),
+    async close() {
+      try {
+        await feeds.close();
+      } finally {
+        await closeStore();
+      }
     },
   };
 }

@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { changeFeed, changeNotice, type ChangeFeed, type ChangeReader } from './change-feed.js';
+import { changeFeed, openEngineFeeds, type ChangeReader, type Feeds } from './change-feed.js';
 import { openPostgres, type PostgresDb } from './postgres.js';
 import { listenForNotices } from './postgres-notices.js';
 import { postgresRelay } from './postgres-relay.js';
 import { preparePostgresPart, type PostgresSchemaPart } from './postgres-schema-part.js';
-import type { Relay } from './relay.js';
 
 export type FeedOptions<C> = {
   /** The engine instance's id, which its own notices carry. */
@@ -12,8 +10,6 @@ export type FeedOptions<C> = {
   changes: { channel: string; read: ChangeReader<C> };
   live: { channel: string; table: string };
 };
-
-type Feeds<C> = { changes: ChangeFeed<C>; relay: Relay; close(): Promise<void> };
 
 /**
  * An engine's two ways of hearing the other instances, on one listening connection: the change feed
@@ -31,34 +27,17 @@ export async function openPostgresFeeds<C>(url: string, db: PostgresDb, options:
 }
 
 /**
- * What an engine on PostgreSQL starts from: the pool, its schema part ready, its feeds listening, and
- * `notice`, which makes the payload of a write's notice (changeNotice) as this instance. Closes what
- * it opened if any step fails.
+ * What an engine on PostgreSQL starts from: the pool, its schema part ready, and its feeds listening
+ * (openEngineFeeds: with `notice`). Closes the pool if a step fails.
  */
 export async function openPostgresEngine<C extends object>(
   url: string,
   options: { schema: PostgresSchemaPart } & Omit<FeedOptions<C>, 'self'>,
 ): Promise<Feeds<C> & { db: PostgresDb; notice(change: C): string }> {
   const db = openPostgres(url);
-  const self = randomBytes(8).toString('hex');
-  let feeds: Feeds<C>;
-  try {
+  const feeds = await openEngineFeeds<C>(() => db.close(), async (self) => {
     await preparePostgresPart(db, options.schema);
-    feeds = await openPostgresFeeds(url, db, { self, changes: options.changes, live: options.live });
-  } catch (err) {
-    await db.close();
-    throw err;
-  }
-  return {
-    db,
-    ...feeds,
-    notice: (change) => changeNotice(self, change),
-    async close() {
-      try {
-        await feeds.close();
-      } finally {
-        await db.close();
-      }
-    },
-  };
+    return openPostgresFeeds(url, db, { self, changes: options.changes, live: options.live });
+  });
+  return { db, ...feeds };
 }

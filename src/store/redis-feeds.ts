@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { changeFeed, changeNotice, type ChangeFeed, type ChangeReader } from './change-feed.js';
+import { changeFeed, openEngineFeeds, type ChangeReader, type Feeds } from './change-feed.js';
 import { closeRedisClient, openRedisSubscriber } from './redis.js';
 import { redisRelay } from './redis-relay.js';
 import { prepareRedisPart, type RedisSchemaPart } from './redis-schema-part.js';
-import type { Relay } from './relay.js';
 
 type FeedOptions<C> = {
   /** The engine instance's id, which its own notices carry. */
@@ -11,8 +9,6 @@ type FeedOptions<C> = {
   changes: { channel: string; read: ChangeReader<C> };
   live: { channel: string };
 };
-
-type Feeds<C> = { changes: ChangeFeed<C>; relay: Relay; close(): Promise<void> };
 
 /**
  * An engine's two ways of hearing the other instances, on one subscribed connection: the change feed
@@ -39,32 +35,19 @@ type EngineClient = Parameters<typeof prepareRedisPart>[0] &
 
 /**
  * What an engine on Redis starts from, given its client (opened with its scripts and schemaScripts):
- * its schema part recorded, its feeds subscribed, and `notice`, which makes the payload of a write's
- * notice (changeNotice) as this instance. Closes the client if a step fails, and on close.
+ * its schema part recorded and its feeds subscribed (openEngineFeeds: with `notice`). Closes the
+ * client if a step fails, and on close.
  */
 export async function openRedisEngine<C extends object>(
   url: string,
   client: EngineClient,
   options: { schema: RedisSchemaPart } & Omit<FeedOptions<C>, 'self'>,
 ): Promise<Feeds<C> & { notice(change: C): string }> {
-  const self = randomBytes(8).toString('hex');
-  let feeds: Feeds<C>;
-  try {
-    await prepareRedisPart(client, options.schema);
-    feeds = await openRedisFeeds(url, client, { self, changes: options.changes, live: options.live });
-  } catch (err) {
-    await closeRedisClient(client);
-    throw err;
-  }
-  return {
-    ...feeds,
-    notice: (change) => changeNotice(self, change),
-    async close() {
-      try {
-        await feeds.close();
-      } finally {
-        await closeRedisClient(client);
-      }
+  return openEngineFeeds<C>(
+    () => closeRedisClient(client),
+    async (self) => {
+      await prepareRedisPart(client, options.schema);
+      return openRedisFeeds(url, client, { self, changes: options.changes, live: options.live });
     },
-  };
+  );
 }
