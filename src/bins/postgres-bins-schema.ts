@@ -1,5 +1,4 @@
-import type { PostgresDb } from '../store/postgres.js';
-import { preparePostgresPart } from '../store/postgres-schema-part.js';
+import type { PostgresSchemaPart } from '../store/postgres-schema-part.js';
 
 /**
  * The bins' tables on PostgreSQL, as on SQLite (sqlite-bins-schema.ts). Ids and times sort byte by
@@ -23,14 +22,12 @@ const SCHEMA = [
     javascript text NOT NULL, css text NOT NULL, settings text NOT NULL, updated text NOT NULL)`,
 ];
 
-/** Makes the database's bin tables ready (schema part `bins`, version 1). */
-export async function preparePostgresBinTables(db: PostgresDb): Promise<void> {
-  await preparePostgresPart(db, {
-    part: 'bins',
-    version: 1,
-    what: 'the bins',
-    create: async (query) => {
-      for (const text of SCHEMA) await query({ text });
-    },
-  });
-}
+/** The database's bin tables (schema part `bins`, version 1), made ready as the engine opens. */
+export const BIN_TABLES: PostgresSchemaPart = {
+  part: 'bins',
+  version: 1,
+  what: 'the bins',
+  create: async (query) => {
+    for (const text of SCHEMA) await query({ text });
+  },
+};

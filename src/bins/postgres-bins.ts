@@ -1,14 +1,15 @@
-import { randomBytes } from 'node:crypto';
-import { openPostgres, type Row } from '../store/postgres.js';
+import type { Row } from '../store/postgres.js';
+import { openPostgresEngine } from '../store/postgres-feeds.js';
+import { readBinChange } from './bin-changes.js';
 import type { BinEngine, Change, Head } from './bin-engine.js';
-import { BIN_CHANNEL, binNotice, readBinChange } from './postgres-bin-changes.js';
-import { preparePostgresBinTables } from './postgres-bins-schema.js';
-import { openPostgresFeeds } from '../store/postgres-feeds.js';
+import { BIN_TABLES } from './postgres-bins-schema.js';
 import type { Revision, Settings } from './store.js';
 import type { Template } from './template-store.js';
 
 const HEAD = 'h.latest, h.next, h.created AS head_created, h.updated, h.summary, h.folded';
 const REVISION = 'r.html, r.javascript, r.css, r.settings, r.created';
+/** The channel every instance on a database notifies its bin writes on. */
+const BIN_CHANNEL = 'snippetkit_bins';
 /** A statement's last part: the notice (parameter `n`) to the other instances, once per row written. */
 const notify = (n: number) => `SELECT pg_notify('${BIN_CHANNEL}', $${n})`;
 
@@ -32,21 +33,11 @@ const CLAIM = `WITH head AS (INSERT INTO bin_heads (bin, latest, next, updated, 
  * once per connection. A connection failure rejects with StoreUnavailable.
  */
 export async function openPostgresBins(url: string): Promise<BinEngine> {
-  const db = openPostgres(url);
-  const self = randomBytes(8).toString('hex');
-  let feeds: Awaited<ReturnType<typeof openPostgresFeeds<Change>>>;
-  try {
-    await preparePostgresBinTables(db);
-    feeds = await openPostgresFeeds(url, db, {
-      self,
-      changes: { channel: BIN_CHANNEL, read: readBinChange },
-      live: { channel: 'snippetkit_bins_live', table: 'bin_relay' },
-    });
-  } catch (err) {
-    await db.close();
-    throw err;
-  }
-  const notice = (change: Change) => binNotice(self, change);
+  const { db, notice, ...feeds } = await openPostgresEngine<Change>(url, {
+    schema: BIN_TABLES,
+    changes: { channel: BIN_CHANNEL, read: readBinChange },
+    live: { channel: 'snippetkit_bins_live', table: 'bin_relay' },
+  });
   const rows = (name: string, text: string, ...values: unknown[]) => db.query({ name: `bins_${name}`, text, values });
 
   const page = async (filter: string | undefined, limit: number, offset: number) => {
@@ -171,13 +162,7 @@ export async function openPostgresBins(url: string): Promise<BinEngine> {
     changes: feeds.changes,
     relay: feeds.relay,
     where: db.where,
-    async close() {
-      try {
-        await feeds.close();
-      } finally {
-        await db.close();
-      }
-    },
+    close: feeds.close,
   };
 }
 

@@ -1,14 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { redisRelay } from '../store/redis-relay.js';
-import { prepareRedisPart, schemaScripts } from '../store/redis-schema-part.js';
+import { openRedisClient, unavailableOnFailure } from '../store/redis.js';
+import { openRedisEngine } from '../store/redis-feeds.js';
+import { schemaScripts } from '../store/redis-schema-part.js';
 import { withoutPassword } from '../store/store-url.js';
-import {
-  closeRedisClient,
-  openRedisClient,
-  openRedisSubscriber,
-  unavailableOnFailure,
-  type RedisSubscriber,
-} from '../store/redis.js';
+import { readBinChange } from './bin-changes.js';
 import type { BinEngine, Change, Head } from './bin-engine.js';
 import type { BinRow } from './bin-listing.js';
 import { binScripts } from './redis-bins-scripts.js';
@@ -24,7 +18,8 @@ import type { Template } from './template-store.js';
  *   P list               sorted set: bins whose latest > 0, scored by `updated` in ms; ZREVRANGE gives
  *                        last updated first, ties by id descending (the SQLite engine's order)
  *   P template           string: the template's JSON
- *   P changes            channel: {from: instance id, change: Change}, published by the writing script
+ *   P changes            channel: {from: instance id, ...Change} (changeNotice), published by the writing script
+ *   P live               channel: the relay (relay.ts)
  */
 const SCHEMA_VERSION = 1;
 /** Listed bins a filtered page reads per round trip. */
@@ -46,33 +41,12 @@ export async function openRedisBins(url: string, options: { prefix?: string } = 
     template: `${prefix}template`,
   };
   const channel = `${prefix}changes`;
-  const instance = randomBytes(8).toString('hex');
-  const notice = (change: Change) => JSON.stringify({ from: instance, change });
-
   const client = await openRedisClient(url, { ...binScripts, ...schemaScripts });
-  const listeners: { onChange: (change: Change) => void; onState: (listening: boolean) => void }[] = [];
-  let subscriber: RedisSubscriber | undefined;
-  const live = redisRelay(client, `${prefix}live`);
-  try {
-    await prepareRedisPart(client, { key: key.schema, part: 'bins', version: SCHEMA_VERSION, what: 'the bins', where, prefix });
-    // One subscribed connection for both channels.
-    subscriber = await openRedisSubscriber(
-      url,
-      {
-        [channel]: (text) => {
-          const change = othersChange(text, instance);
-          if (change) for (const listener of listeners) listener.onChange(change);
-        },
-        [`${prefix}live`]: live.onPayload,
-      },
-      (listening) => {
-        for (const listener of listeners) listener.onState(listening);
-      },
-    );
-  } catch (err) {
-    await closeRedisClient(client);
-    throw err;
-  }
+  const { notice, ...feeds } = await openRedisEngine<Change>(url, client, {
+    schema: { key: key.schema, part: 'bins', version: SCHEMA_VERSION, what: 'the bins', where, prefix },
+    changes: { channel, read: readBinChange },
+    live: { channel: `${prefix}live` },
+  });
 
   const guarded = unavailableOnFailure;
   return {
@@ -223,36 +197,10 @@ export async function openRedisBins(url: string, options: { prefix?: string } = 
           await client.binsTemplate([key.template], ['', channel, notice({ template: true })]);
         }),
     },
-    changes: {
-      subscribe(onChange, onState) {
-        listeners.push({ onChange, onState });
-      },
-    },
-    relay: live.relay,
-    async close() {
-      listeners.length = 0;
-      try {
-        await subscriber?.close();
-      } finally {
-        await closeRedisClient(client);
-      }
-    },
+    changes: feeds.changes,
+    relay: feeds.relay,
+    close: feeds.close,
   };
-}
-
-/** The change a notice names, unless this instance wrote it (or it is not one of ours). */
-function othersChange(text: string, instance: string): Change | undefined {
-  let notice: { from?: unknown; change?: Record<string, unknown> };
-  try {
-    notice = JSON.parse(text) as typeof notice;
-  } catch {
-    return undefined;
-  }
-  const change = notice.change;
-  if (notice.from === instance || typeof change !== 'object' || change === null) return undefined;
-  if (change.template === true) return { template: true };
-  if (typeof change.bin !== 'string') return undefined;
-  return typeof change.rev === 'number' ? { bin: change.bin, rev: change.rev } : { bin: change.bin };
 }
 
 type RowReply = [string, string, number, string, string];

@@ -1,5 +1,4 @@
-import type { PostgresDb } from '../store/postgres.js';
-import { preparePostgresPart } from '../store/postgres-schema-part.js';
+import type { PostgresSchemaPart } from '../store/postgres-schema-part.js';
 
 /**
  * The mocks' tables on PostgreSQL, as on SQLite (sqlite-mocks-schema.ts), beside the bins' if they
@@ -22,14 +21,12 @@ const SCHEMA = [
     sent timestamptz NOT NULL DEFAULT now())`,
 ];
 
-/** Makes the database's mock tables ready (schema part `mocks`, version 1). */
-export async function preparePostgresMockTables(db: PostgresDb): Promise<void> {
-  await preparePostgresPart(db, {
-    part: 'mocks',
-    version: 1,
-    what: 'the mocks',
-    create: async (query) => {
-      for (const text of SCHEMA) await query({ text });
-    },
-  });
-}
+/** The database's mock tables (schema part `mocks`, version 1), made ready as the engine opens. */
+export const MOCK_TABLES: PostgresSchemaPart = {
+  part: 'mocks',
+  version: 1,
+  what: 'the mocks',
+  create: async (query) => {
+    for (const text of SCHEMA) await query({ text });
+  },
+};

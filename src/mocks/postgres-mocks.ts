@@ -1,14 +1,15 @@
-import { randomBytes } from 'node:crypto';
-import { openPostgres, type StatementRunner } from '../store/postgres.js';
-import { openPostgresFeeds } from '../store/postgres-feeds.js';
+import type { StatementRunner } from '../store/postgres.js';
+import { openPostgresEngine } from '../store/postgres-feeds.js';
 import type { Relay } from '../store/relay.js';
+import { readMockChange } from './mock-changes.js';
 import type { MockChange, MockEngine, SavedEndpoint } from './mock-engine.js';
-import { MOCK_CHANNEL, mockNotice, readMockChange } from './postgres-mock-changes.js';
-import { preparePostgresMockTables } from './postgres-mocks-schema.js';
+import { MOCK_TABLES } from './postgres-mocks-schema.js';
 import type { StoredMock } from './record.js';
 
 /** Rows a page of the log load holds: bounds the memory of one read however large the table is. */
 const LOAD_PAGE = 5000;
+/** The channel every instance on a database notifies its endpoint and collection writes on. */
+const MOCK_CHANNEL = 'snippetkit_mocks';
 
 /** A statement's last part: the notice (parameter `n`) to the other instances, once per row written. */
 const notify = (n: number) => `SELECT pg_notify('${MOCK_CHANNEL}', $${n})`;
@@ -44,21 +45,11 @@ const LOCK_COUNTERS = 'SELECT name FROM mock_stats WHERE name = ANY($1::text[]) 
  * with StoreUnavailable.
  */
 export async function openPostgresMocks(url: string): Promise<MockEngine & { relay: Relay }> {
-  const db = openPostgres(url);
-  const self = randomBytes(8).toString('hex');
-  let feeds: Awaited<ReturnType<typeof openPostgresFeeds<MockChange>>>;
-  try {
-    await preparePostgresMockTables(db);
-    feeds = await openPostgresFeeds(url, db, {
-      self,
-      changes: { channel: MOCK_CHANNEL, read: readMockChange },
-      live: { channel: 'snippetkit_mocks_live', table: 'mock_relay' },
-    });
-  } catch (err) {
-    await db.close();
-    throw err;
-  }
-  const notice = (change: MockChange) => mockNotice(self, change);
+  const { db, notice, ...feeds } = await openPostgresEngine<MockChange>(url, {
+    schema: MOCK_TABLES,
+    changes: { channel: MOCK_CHANNEL, read: readMockChange },
+    live: { channel: 'snippetkit_mocks_live', table: 'mock_relay' },
+  });
   const rows = named(db.query);
   const record = (text: unknown) => JSON.parse(String(text)) as StoredMock;
 
@@ -147,13 +138,7 @@ export async function openPostgresMocks(url: string): Promise<MockEngine & { rel
     changes: feeds.changes,
     relay: feeds.relay,
     where: db.where,
-    async close() {
-      try {
-        await feeds.close();
-      } finally {
-        await db.close();
-      }
-    },
+    close: feeds.close,
   };
 }
 

@@ -1,15 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { redisRelay } from '../store/redis-relay.js';
-import { prepareRedisPart, schemaScripts } from '../store/redis-schema-part.js';
-import {
-  closeRedisClient,
-  openRedisClient,
-  openRedisSubscriber,
-  unavailableOnFailure,
-  type RedisSubscriber,
-} from '../store/redis.js';
+import { openRedisClient, unavailableOnFailure } from '../store/redis.js';
+import { openRedisEngine } from '../store/redis-feeds.js';
+import { schemaScripts } from '../store/redis-schema-part.js';
 import type { Relay } from '../store/relay.js';
 import { withoutPassword } from '../store/store-url.js';
+import { readMockChange } from './mock-changes.js';
 import type { EndpointSave, MockChange, MockEngine, SavedEndpoint } from './mock-engine.js';
 import { mockScripts } from './redis-mocks-scripts.js';
 import type { StoredMock } from './record.js';
@@ -24,7 +18,7 @@ import type { StoredMock } from './record.js';
  *   P mocks:counters:<name>     hash: hits, lastCall (absent: none), sequence
  *   P mocks:log:<name>          sorted set: entries as `<seq> <JSON>`, scored by seq (the number keeps
  *                               equal entries apart)
- *   P mocks:changes             channel: {from: instance id, change: MockChange}, published by the writing script
+ *   P mocks:changes             channel: {from: instance id, ...MockChange} (changeNotice), published by the writing script
  *   P mocks:live                channel: the relay (relay.ts)
  */
 const SCHEMA_VERSION = 1;
@@ -45,33 +39,12 @@ export async function openRedisMocks(url: string, options: { prefix?: string } =
     log: `${base}log:`,
   };
   const channel = `${base}changes`;
-  const instance = randomBytes(8).toString('hex');
-  const notice = (change: MockChange) => JSON.stringify({ from: instance, change });
-
   const client = await openRedisClient(url, { ...mockScripts, ...schemaScripts });
-  const listeners: { onChange: (change: MockChange) => void; onState: (listening: boolean) => void }[] = [];
-  let subscriber: RedisSubscriber | undefined;
-  const live = redisRelay(client, `${base}live`);
-  try {
-    await prepareRedisPart(client, { key: key.schema, part: 'mocks', version: SCHEMA_VERSION, what: 'the mocks', where, prefix });
-    // One subscribed connection for both channels.
-    subscriber = await openRedisSubscriber(
-      url,
-      {
-        [channel]: (text) => {
-          const change = othersChange(text, instance);
-          if (change) for (const listener of listeners) listener.onChange(change);
-        },
-        [`${base}live`]: live.onPayload,
-      },
-      (listening) => {
-        for (const listener of listeners) listener.onState(listening);
-      },
-    );
-  } catch (err) {
-    await closeRedisClient(client);
-    throw err;
-  }
+  const { notice, ...feeds } = await openRedisEngine<MockChange>(url, client, {
+    schema: { key: key.schema, part: 'mocks', version: SCHEMA_VERSION, what: 'the mocks', where, prefix },
+    changes: { channel, read: readMockChange },
+    live: { channel: `${base}live` },
+  });
 
   const guarded = unavailableOnFailure;
   const version = String(SCHEMA_VERSION);
@@ -153,20 +126,9 @@ export async function openRedisMocks(url: string, options: { prefix?: string } =
           if (names.length > 0) await client.mocksForget([key.counted], [key.counters, key.log, ...names]);
         }),
     },
-    changes: {
-      subscribe(onChange, onState) {
-        listeners.push({ onChange, onState });
-      },
-    },
-    relay: live.relay,
-    async close() {
-      listeners.length = 0;
-      try {
-        await subscriber?.close();
-      } finally {
-        await closeRedisClient(client);
-      }
-    },
+    changes: feeds.changes,
+    relay: feeds.relay,
+    close: feeds.close,
   };
 }
 
@@ -206,19 +168,4 @@ function toSaved([hits, lastCall, sequence, members]: StatsReply): SavedEndpoint
       return { seq: Number(member.slice(0, space)), entry: member.slice(space + 1) };
     }),
   };
-}
-
-/** The change a notice names, unless this instance wrote it (or it is not one of ours). */
-function othersChange(text: string, instance: string): MockChange | undefined {
-  let notice: { from?: unknown; change?: Record<string, unknown> };
-  try {
-    notice = JSON.parse(text) as typeof notice;
-  } catch {
-    return undefined;
-  }
-  const change = notice.change;
-  if (notice.from === instance || typeof change !== 'object' || change === null) return undefined;
-  if (typeof change.endpoint === 'string') return { endpoint: change.endpoint };
-  if (typeof change.collection === 'string') return { collection: change.collection };
-  return undefined;
 }

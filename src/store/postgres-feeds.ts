@@ -1,9 +1,8 @@
-import type { ChangeFeed } from './change-feed.js';
-import { changeFeed, type ChangeReader } from './postgres-changes.js';
-import type { PostgresDb } from './postgres.js';
+import { changeFeed, openEngineFeeds, type ChangeReader, type Feeds } from './change-feed.js';
+import { openPostgres, type PostgresDb } from './postgres.js';
 import { listenForNotices } from './postgres-notices.js';
 import { postgresRelay } from './postgres-relay.js';
-import type { Relay } from './relay.js';
+import { preparePostgresPart, type PostgresSchemaPart } from './postgres-schema-part.js';
 
 export type FeedOptions<C> = {
   /** The engine instance's id, which its own notices carry. */
@@ -16,11 +15,7 @@ export type FeedOptions<C> = {
  * An engine's two ways of hearing the other instances, on one listening connection: the change feed
  * and the relay. Resolves once it listens (StoreUnavailable if it cannot connect).
  */
-export async function openPostgresFeeds<C>(
-  url: string,
-  db: PostgresDb,
-  options: FeedOptions<C>,
-): Promise<{ changes: ChangeFeed<C>; relay: Relay; close(): Promise<void> }> {
+export async function openPostgresFeeds<C>(url: string, db: PostgresDb, options: FeedOptions<C>): Promise<Feeds<C>> {
   const changes = changeFeed(options.self, options.changes.read);
   const live = postgresRelay(db, options.live.channel, options.live.table);
   const listener = await listenForNotices({
@@ -29,4 +24,20 @@ export async function openPostgresFeeds<C>(
     onState: changes.onState,
   });
   return { changes: changes.feed, relay: live.relay, close: () => listener.close() };
+}
+
+/**
+ * What an engine on PostgreSQL starts from: the pool, its schema part ready, and its feeds listening
+ * (openEngineFeeds: with `notice`). Closes the pool if a step fails.
+ */
+export async function openPostgresEngine<C extends object>(
+  url: string,
+  options: { schema: PostgresSchemaPart } & Omit<FeedOptions<C>, 'self'>,
+): Promise<Feeds<C> & { db: PostgresDb; notice(change: C): string }> {
+  const db = openPostgres(url);
+  const feeds = await openEngineFeeds<C>(() => db.close(), async (self) => {
+    await preparePostgresPart(db, options.schema);
+    return openPostgresFeeds(url, db, { self, changes: options.changes, live: options.live });
+  });
+  return { db, ...feeds };
 }

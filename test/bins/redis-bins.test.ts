@@ -201,6 +201,23 @@ describe('the Redis bin engine', function () {
       expect(seen.a).to.deep.equal([{ template: true }]);
     });
 
+    it('publishes a notice as {from, ...change}, the fields a PostgreSQL notice carries', async () => {
+      const listener = createClient({ url: await sharedRedis() });
+      await listener.connect();
+      try {
+        const payloads: string[] = [];
+        await listener.subscribe(`${prefix}changes`, (payload) => payloads.push(payload));
+        const r = revision('one');
+        await a.save('abc', r, headOf(1, r), undefined);
+        await until(() => payloads.length === 1);
+        const notice = JSON.parse(payloads[0]!) as Record<string, unknown>;
+        expect(Object.keys(notice)).to.deep.equal(['from', 'bin']);
+        expect(notice.bin).to.equal('abc');
+      } finally {
+        listener.destroy();
+      }
+    });
+
     it('writes and notifies nothing for a save that lost', async () => {
       const seen: Change[] = [];
       b.changes!.subscribe((change) => seen.push(change), () => {});
