@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { BinEngine, Change, Head } from '../../src/bins/bin-engine.js';
 import type { Revision } from '../../src/bins/store.js';
-import { BIN_ENGINES, type EngineSpace } from '../helpers/bin-engines.js';
+import { BIN_ENGINES, binEnginesPerTest } from '../helpers/bin-engines.js';
 
 // What every bin engine does, the same on each (src/bins/bin-engine.ts).
 
@@ -41,21 +41,11 @@ function inbox() {
 for (const kind of BIN_ENGINES) {
   describe(`the ${kind.name} bin engine`, function () {
     this.timeout(30_000); // a throwaway server's first start on a loaded machine
-    let space: EngineSpace;
+    const each = binEnginesPerTest(kind);
+    const open = () => each.open();
     let engine: BinEngine;
-    const opened: BinEngine[] = [];
-    const open = async () => {
-      const another = await space.open();
-      opened.push(another);
-      return another;
-    };
     beforeEach(async () => {
-      space = await kind.space();
       engine = await open();
-    });
-    afterEach(async () => {
-      await Promise.all(opened.splice(0).map((e) => e.close()));
-      await space.remove();
     });
 
     it('writes a new bin\'s revision and head in one save, and reads them back exactly', async () => {
@@ -159,7 +149,7 @@ for (const kind of BIN_ENGINES) {
 
     describe('shared by several instances', () => {
       beforeEach(function () {
-        if (!space.shared) this.skip(); // one SQLite file has one writer
+        if (!each.space.shared) this.skip(); // one SQLite file has one writer
       });
 
       it('lets exactly one of two saves built on the same head land', async () => {

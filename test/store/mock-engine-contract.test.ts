@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { EndpointSave, MockChange, MockEngine } from '../../src/mocks/mock-engine.js';
 import type { StoredMock } from '../../src/mocks/record.js';
 import type { LoggedRequest } from '../../src/mocks/request-log.js';
-import { MOCK_ENGINES, type MockEngineSpace } from '../helpers/mock-engines.js';
+import { MOCK_ENGINES, mockEnginesPerTest } from '../helpers/mock-engines.js';
 
 // What every mock engine does, the same on each (src/mocks/mock-engine.ts).
 
@@ -55,21 +55,11 @@ const save = (name: string, fields: Partial<EndpointSave> = {}): EndpointSave =>
 for (const kind of MOCK_ENGINES) {
   describe(`the ${kind.name} mock engine`, function () {
     this.timeout(30_000); // a throwaway server's first start on a loaded machine
-    let space: MockEngineSpace;
+    const each = mockEnginesPerTest(kind);
+    const open = () => each.open();
     let engine: MockEngine;
-    const opened: MockEngine[] = [];
-    const open = async () => {
-      const another = await space.open();
-      opened.push(another);
-      return another;
-    };
     beforeEach(async () => {
-      space = await kind.space();
       engine = await open();
-    });
-    afterEach(async () => {
-      await Promise.all(opened.splice(0).map((e) => e.close()));
-      await space.remove();
     });
     const urls = async (name: string) => {
       const saved = (await engine.stats.load(100)).get(name);
@@ -163,7 +153,7 @@ for (const kind of MOCK_ENGINES) {
 
     describe('shared by several instances', () => {
       beforeEach(function () {
-        if (!space.shared) this.skip(); // one SQLite file has one writer
+        if (!each.space.shared) this.skip(); // one SQLite file has one writer
       });
 
       it("adds both instances' hits and keeps both instances' entries, numbered apart", async () => {
