@@ -1,3 +1,5 @@
+import { perTest } from './per-test.js';
+
 /**
  * A store space of one engine: a SQLite file, a PostgreSQL database, a Redis key prefix. `open` gives
  * another engine on the same space; `shared` says whether several may be open at once (one SQLite
@@ -23,27 +25,11 @@ export function spacePerTest<Engine, Opened extends { close(): Promise<void> }>(
   kind: EngineKind<Engine>,
   openOn: (space: EngineSpace<Engine>) => Promise<Opened>,
 ): SpacePerTest<Engine, Opened> {
-  let space: EngineSpace<Engine> | undefined;
-  const opened: Opened[] = [];
-  beforeEach(async () => {
-    space = await kind.space();
-  });
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((one) => one.close()));
-    await space?.remove();
-  });
-  const current = (): EngineSpace<Engine> => {
-    if (!space) throw new Error("no space: the describe's beforeEach hook has not run, or failed");
-    return space;
-  };
+  const each = perTest(() => kind.space(), openOn);
   return {
     get space() {
-      return current();
+      return each.current();
     },
-    async open() {
-      const one = await openOn(current());
-      opened.push(one);
-      return one;
-    },
+    open: each.open,
   };
 }
