@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import type { BinEngine, Change, Head } from '../../src/bins/bin-engine.js';
+import type { BinEngine, Head } from '../../src/bins/bin-engine.js';
 import { openPostgresBins } from '../../src/bins/postgres-bins.js';
 import type { Revision } from '../../src/bins/store.js';
 import { DataFileError } from '../../src/store/data-file.js';
 import { StoreUnavailable } from '../../src/store/unavailable.js';
+import { listen } from '../helpers/heard-changes.js';
 import { closedAfterEach } from '../helpers/per-test.js';
 import { freshDatabase, ownServerPerTest, startPostgres } from '../helpers/services.js';
 
@@ -32,29 +33,6 @@ async function append(engine: BinEngine, bin: string, html: string): Promise<num
     const rev = current?.next ?? 1;
     if (await engine.save(bin, revision(html), head(rev), current?.next)) return rev;
   }
-}
-
-/** What a subscriber hears, with a promise for the moment it has heard enough. */
-function listen(engine: BinEngine) {
-  const changes: Change[] = [];
-  const states: boolean[] = [];
-  let wake = () => {};
-  engine.changes!.subscribe(
-    (change) => {
-      changes.push(change);
-      wake();
-    },
-    (state) => {
-      states.push(state);
-      wake();
-    },
-  );
-  const until = (done: () => boolean) =>
-    new Promise<void>((resolve) => {
-      wake = () => done() && resolve();
-      wake();
-    });
-  return { changes, states, until };
 }
 
 describe('the PostgreSQL bin engine', function () {

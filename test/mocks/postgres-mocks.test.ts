@@ -1,12 +1,13 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { openPostgresBins } from '../../src/bins/postgres-bins.js';
-import type { EndpointSave, MockChange, MockEngine } from '../../src/mocks/mock-engine.js';
+import type { EndpointSave } from '../../src/mocks/mock-engine.js';
 import { openPostgresMocks } from '../../src/mocks/postgres-mocks.js';
 import type { StoredMock } from '../../src/mocks/record.js';
 import type { LoggedRequest } from '../../src/mocks/request-log.js';
 import { DataFileError } from '../../src/store/data-file.js';
 import { StoreUnavailable } from '../../src/store/unavailable.js';
+import { listen } from '../helpers/heard-changes.js';
 import { closedAfterEach } from '../helpers/per-test.js';
 import { freshDatabase, ownServerPerTest, startPostgres } from '../helpers/services.js';
 
@@ -43,23 +44,6 @@ const save = (name: string, url: string): EndpointSave => ({
   skipped: 0,
   keep: 1000,
 });
-
-/** What a subscriber hears, with a promise for the moment it has heard enough. */
-function listen(engine: MockEngine) {
-  const changes: MockChange[] = [];
-  const states: boolean[] = [];
-  let wake = () => {};
-  engine.changes!.subscribe(
-    (change) => (changes.push(change), wake()),
-    (state) => (states.push(state), wake()),
-  );
-  const until = (done: () => boolean) =>
-    new Promise<void>((resolve) => {
-      wake = () => done() && resolve();
-      wake();
-    });
-  return { changes, states, until };
-}
 
 /** The rejection of `attempt`, or undefined if it resolved. */
 const failure = (attempt: Promise<unknown>) =>
