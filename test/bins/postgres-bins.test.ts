@@ -1,11 +1,13 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import type { BinEngine, Change, Head } from '../../src/bins/bin-engine.js';
+import type { BinEngine, Head } from '../../src/bins/bin-engine.js';
 import { openPostgresBins } from '../../src/bins/postgres-bins.js';
 import type { Revision } from '../../src/bins/store.js';
 import { DataFileError } from '../../src/store/data-file.js';
 import { StoreUnavailable } from '../../src/store/unavailable.js';
-import { freshDatabase, startPostgres, type PostgresServer } from '../helpers/services.js';
+import { listen } from '../helpers/heard-changes.js';
+import { closedAfterEach } from '../helpers/per-test.js';
+import { freshDatabase, ownServerPerTest, startPostgres } from '../helpers/services.js';
 
 const created = '2024-05-06T07:08:09.000Z';
 const revision = (html: string, settings: Revision['settings'] = { a: 1 }): Revision => ({
@@ -33,40 +35,9 @@ async function append(engine: BinEngine, bin: string, html: string): Promise<num
   }
 }
 
-/** What a subscriber hears, with a promise for the moment it has heard enough. */
-function listen(engine: BinEngine) {
-  const changes: Change[] = [];
-  const states: boolean[] = [];
-  let wake = () => {};
-  engine.changes!.subscribe(
-    (change) => {
-      changes.push(change);
-      wake();
-    },
-    (state) => {
-      states.push(state);
-      wake();
-    },
-  );
-  const until = (done: () => boolean) =>
-    new Promise<void>((resolve) => {
-      wake = () => done() && resolve();
-      wake();
-    });
-  return { changes, states, until };
-}
-
 describe('the PostgreSQL bin engine', function () {
   this.timeout(30_000);
-  const opened: BinEngine[] = [];
-  const open = async (url: string) => {
-    const engine = await openPostgresBins(url);
-    opened.push(engine);
-    return engine;
-  };
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((engine) => engine.close()));
-  });
+  const open = closedAfterEach(openPostgresBins);
 
   describe('on one database, two instances', () => {
     let a: BinEngine;
@@ -233,7 +204,7 @@ describe('the PostgreSQL bin engine', function () {
       const url = await freshDatabase();
       const results = await Promise.allSettled([open(url), open(url), open(url), open(url)]);
       expect(results.map((result) => result.status)).to.deep.equal(Array(4).fill('fulfilled'));
-      const [a, b] = opened;
+      const [a, b] = open.opened;
       await a!.save('abc', revision('one'), head(1), undefined);
       expect(await b!.head('abc')).to.deep.equal(head(1));
     });
@@ -257,19 +228,12 @@ describe('the PostgreSQL bin engine', function () {
   });
 
   describe('on a server that goes away', () => {
-    let server: PostgresServer;
-    beforeEach(async () => {
-      server = await startPostgres();
-    });
-    afterEach(async () => {
-      await Promise.all(opened.splice(0).map((engine) => engine.close()));
-      await server.remove();
-    });
+    const own = ownServerPerTest(startPostgres, openPostgresBins);
 
     it('says the channel dropped when its connection is cut, and listens again by itself', async () => {
-      const [a, b] = [await open(server.url), await open(server.url)];
+      const [a, b] = [await own.open(), await own.open()];
       const heard = listen(b);
-      expect(await server.disconnectClients()).to.be.greaterThan(0);
+      expect(await own.server.disconnectClients()).to.be.greaterThan(0);
       await heard.until(() => heard.states.length >= 2);
       expect(heard.states).to.deep.equal([false, true]);
       await append(a, 'after', 'one');
@@ -278,10 +242,10 @@ describe('the PostgreSQL bin engine', function () {
     });
 
     it('answers StoreUnavailable within seconds while the server is down, and serves again once it is back', async () => {
-      const engine = await open(server.url);
+      const engine = await own.open();
       const heard = listen(engine);
       await append(engine, 'abc', 'one');
-      await server.stop();
+      await own.server.stop();
       for (const attempt of [() => engine.head('abc'), () => engine.save('new', revision('x'), head(1), undefined)]) {
         const started = Date.now();
         const failed = await attempt().then(
@@ -291,7 +255,7 @@ describe('the PostgreSQL bin engine', function () {
         expect(failed).to.be.instanceOf(StoreUnavailable);
         expect(Date.now() - started).to.be.below(10_000);
       }
-      await server.start();
+      await own.server.start();
       expect(await engine.head('abc')).to.deep.equal(head(1));
       expect(await append(engine, 'abc', 'two')).to.equal(2);
       await heard.until(() => heard.states.at(-1) === true);
@@ -299,9 +263,9 @@ describe('the PostgreSQL bin engine', function () {
     });
 
     it('closes at once while the server is down', async () => {
-      const engine = await openPostgresBins(server.url);
+      const engine = await openPostgresBins(own.server.url);
       const heard = listen(engine);
-      await server.stop();
+      await own.server.stop();
       await heard.until(() => heard.states.length > 0);
       const started = Date.now();
       await engine.close();

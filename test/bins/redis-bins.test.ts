@@ -7,7 +7,8 @@ import type { Revision } from '../../src/bins/store.js';
 import { DataFileError } from '../../src/store/data-file.js';
 import { withoutPassword } from '../../src/store/store-url.js';
 import { StoreUnavailable } from '../../src/store/unavailable.js';
-import { freshRedisPrefix, sharedRedis, startRedis, type RedisServer } from '../helpers/services.js';
+import { closedAfterEach } from '../helpers/per-test.js';
+import { freshRedisPrefix, ownServerPerTest, sharedRedis, startRedis } from '../helpers/services.js';
 import { until } from '../helpers/until.js';
 
 const created = '2024-05-06T07:08:09.000Z';
@@ -32,15 +33,7 @@ async function append(engine: BinEngine, bin: string, html: string): Promise<num
 
 describe('the Redis bin engine', function () {
   this.timeout(60_000);
-  const opened: BinEngine[] = [];
-  const open = async (url: string, prefix: string) => {
-    const engine = await openRedisBins(url, { prefix });
-    opened.push(engine);
-    return engine;
-  };
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((engine) => engine.close()));
-  });
+  const open = closedAfterEach((url: string, prefix: string) => openRedisBins(url, { prefix }));
 
   describe('on the shared server', () => {
     let a: BinEngine;
@@ -244,21 +237,15 @@ describe('the Redis bin engine', function () {
   });
 
   describe('on a server of its own', () => {
-    let server: RedisServer;
-    beforeEach(async () => {
-      server = await startRedis();
-    });
-    afterEach(async () => {
-      await server.remove();
-    });
+    const own = ownServerPerTest(startRedis, (url) => openRedisBins(url, { prefix: 'x:' }));
 
     it('says its notices may be missed while its connection is down, and when it listens again', async () => {
-      const a = await open(server.url, 'x:');
-      const b = await open(server.url, 'x:');
+      const a = await own.open();
+      const b = await own.open();
       const states: boolean[] = [];
       const seen: Change[] = [];
       b.changes!.subscribe((change) => seen.push(change), (listening) => states.push(listening));
-      expect(await server.disconnectClients()).to.be.greaterThan(0);
+      expect(await own.server.disconnectClients()).to.be.greaterThan(0);
       await until(() => states.length === 2);
       expect(states).to.deep.equal([false, true]);
       // Listening again for real: a change made now arrives.
@@ -276,10 +263,10 @@ describe('the Redis bin engine', function () {
     });
 
     it('answers StoreUnavailable at once while Redis is down, and serves again once it is back', async () => {
-      const engine = await open(server.url, 'x:');
+      const engine = await own.open();
       const states: boolean[] = [];
       engine.changes!.subscribe(() => {}, (listening) => states.push(listening));
-      await server.stop();
+      await own.server.stop();
       const started = Date.now();
       for (const attempt of [() => engine.head('abc'), () => engine.save('abc', revision('x'), headOf(1, revision('x')), undefined)]) {
         const failure = await attempt().catch((err: unknown) => err);
@@ -287,7 +274,7 @@ describe('the Redis bin engine', function () {
         expect((failure as StoreUnavailable).status).to.equal(503);
       }
       expect(Date.now() - started).to.be.below(2_500);
-      await server.start();
+      await own.server.start();
       // The same engine, reconnected (100 ms doubling to 2 s): the restarted Redis is empty,
       // its script cache too.
       const r = revision('after');
@@ -305,12 +292,12 @@ describe('the Redis bin engine', function () {
     });
 
     it('refuses to open when Redis cannot be reached, naming the URL without its password', async () => {
-      await server.stop();
-      const url = server.url.replace('redis://', 'redis://someone:secret@');
+      await own.server.stop();
+      const url = own.server.url.replace('redis://', 'redis://someone:secret@');
       const failure = await openRedisBins(url).catch((err: unknown) => err);
       expect(failure).to.be.instanceOf(DataFileError);
       expect((failure as Error).message).to.equal(
-        `cannot connect to Redis at redis://someone@127.0.0.1:${server.port}: ECONNREFUSED (connect ECONNREFUSED 127.0.0.1:${server.port})`,
+        `cannot connect to Redis at redis://someone@127.0.0.1:${own.server.port}: ECONNREFUSED (connect ECONNREFUSED 127.0.0.1:${own.server.port})`,
       );
     });
   });

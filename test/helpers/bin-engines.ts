@@ -6,17 +6,12 @@ import { openSqliteBins } from '../../src/bins/sqlite-bins.js';
 import { createBinStore, type BinStore, type CacheLimits } from '../../src/bins/store.js';
 import { keyvTemplate } from '../../src/bins/template-store.js';
 import { openSqliteKeyv } from '../../src/store/sqlite.js';
+import { spacePerTest, type EngineKind as Kind, type EngineSpace as Space } from './engine-space.js';
 import { freshDatabase, freshRedisPrefix, sharedRedis } from './services.js';
 import { tempDir } from './temp.js';
 
-/**
- * A store space of one engine: a SQLite file, a PostgreSQL database, a Redis key prefix. `open` gives
- * another engine on the same space; `shared` says whether several may be open at once (one SQLite
- * file has one writer).
- */
-export type EngineSpace = { shared: boolean; open(): Promise<BinEngine>; remove(): Promise<void> };
-
-export type EngineKind = { name: string; space(): Promise<EngineSpace> };
+export type EngineSpace = Space<BinEngine>;
+export type EngineKind = Kind<BinEngine>;
 
 /** Every engine the bins run on: the contract suites run once for each. */
 export const BIN_ENGINES: EngineKind[] = [
@@ -57,3 +52,9 @@ export const BIN_ENGINES: EngineKind[] = [
 export async function storeOn(space: EngineSpace, cache?: CacheLimits): Promise<BinStore> {
   return createBinStore(await space.open(), cache);
 }
+
+/** Hooks of the calling describe: each test has a new space of `kind`; the engines it opens are closed after it. */
+export const binEnginesPerTest = (kind: EngineKind) => spacePerTest(kind, (space) => space.open());
+
+/** Hooks of the calling describe: each test has a new space of `kind`; the stores it opens are closed after it. */
+export const binStoresPerTest = (kind: EngineKind) => spacePerTest(kind, (space) => storeOn(space));

@@ -1,6 +1,16 @@
 import { join } from 'node:path';
 import { startServerProcess, type ServerProcess } from './cli.js';
-import { startRoundRobinProxy } from './round-robin-proxy.js';
+import { INSTANCE_HEADER, startRoundRobinProxy } from './round-robin-proxy.js';
+import {
+  freshDatabase,
+  freshRedisPrefix,
+  sharedRedis,
+  startPostgres,
+  startRedis,
+  uniqueName,
+  type PostgresServer,
+  type RedisServer,
+} from './services.js';
 import { tempDir } from './temp.js';
 
 export { INSTANCE_HEADER } from './round-robin-proxy.js';
@@ -91,6 +101,92 @@ export async function startCluster({ count, serve = 'bins', store, env = {} }: C
       await Promise.all(servers.map((server) => server.stop('SIGKILL')));
       await proxy.close();
       temp?.cleanup();
+    },
+  };
+}
+
+/** A store engine a cluster shares, as the cluster tests use it. */
+export type ClusterEngine = {
+  name: string;
+  /** A store of the test's own on the run's shared server. */
+  shared(): Promise<string>;
+  /** A server of the test's own (to stop, or to cut its connections) and its store URL. */
+  own(): Promise<{ server: PostgresServer | RedisServer; store: string }>;
+  /** Whether the server keeps its data across stop() and start() (the test Redis has no persistence). */
+  keepsData: boolean;
+};
+
+/** Every engine a cluster can share: the cluster suites run once for each. */
+export const CLUSTER_ENGINES: ClusterEngine[] = [
+  {
+    name: 'PostgreSQL',
+    shared: freshDatabase,
+    async own() {
+      const server = await startPostgres();
+      return { server, store: server.url };
+    },
+    keepsData: true,
+  },
+  {
+    name: 'Redis',
+    shared: async () => `${await sharedRedis()}?prefix=${freshRedisPrefix()}`,
+    async own() {
+      const server = await startRedis();
+      return { server, store: `${server.url}?prefix=${uniqueName()}:` };
+    },
+    keepsData: false,
+  },
+];
+
+/** An answer, with the instance that gave it (through the proxy) and how long it took. */
+export type Answer = { status: number; body: any; instance: string | null; retryAfter: string | null; ms: number };
+
+/** A request, timed; it gives up after 10 s so that a hang fails as such. A JSON body comes parsed. */
+export async function call(base: string, path: string, init: RequestInit = {}): Promise<Answer> {
+  const started = performance.now();
+  const res = await fetch(base + path, { ...init, signal: AbortSignal.timeout(10_000) });
+  const text = await res.text();
+  const body = res.headers.get('content-type')?.startsWith('application/json') && text ? JSON.parse(text) : text;
+  const header = (name: string): string | null => res.headers.get(name);
+  return { status: res.status, body, instance: header(INSTANCE_HEADER), retryAfter: header('retry-after'), ms: performance.now() - started };
+}
+
+/** What a describe's cluster hooks give its tests. */
+export type SuiteCluster = {
+  readonly cluster: Cluster;
+  /** The cluster's own store server (with `ownServer` only). */
+  readonly server: PostgresServer | RedisServer;
+};
+
+/**
+ * Registers hooks in the calling describe: before its tests, a cluster sharing a store of `engine`,
+ * on a server of its own with `ownServer` (for tests that stop it or cut its connections); after
+ * them, the cluster stopped and that server removed.
+ */
+export function clusterPerSuite(
+  engine: ClusterEngine,
+  { ownServer = false, ...options }: Omit<ClusterOptions, 'store'> & { ownServer?: boolean },
+): SuiteCluster {
+  let cluster: Cluster | undefined;
+  let own: Awaited<ReturnType<ClusterEngine['own']>> | undefined;
+  before(async () => {
+    if (ownServer) own = await engine.own();
+    cluster = await startCluster({ ...options, store: own?.store ?? (await engine.shared()) });
+  });
+  after(async () => {
+    await cluster?.stop();
+    await own?.server.remove();
+  });
+  const started = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`no ${what}: the describe's before hook has not run, or failed`);
+    return value;
+  };
+  return {
+    get cluster() {
+      return started(cluster, 'cluster');
+    },
+    get server() {
+      return started(own, 'server of its own').server;
     },
   };
 }

@@ -3,17 +3,13 @@ import type { MockEngine } from '../../src/mocks/mock-engine.js';
 import { openPostgresMocks } from '../../src/mocks/postgres-mocks.js';
 import { openRedisMocks } from '../../src/mocks/redis-mocks.js';
 import { openSqliteMocks } from '../../src/mocks/sqlite-mocks.js';
+import { createMockStore, DEFAULT_STORE_OPTIONS } from '../../src/mocks/store.js';
+import { spacePerTest, type EngineKind, type EngineSpace } from './engine-space.js';
 import { freshDatabase, freshRedisPrefix, sharedRedis } from './services.js';
 import { tempDir } from './temp.js';
 
-/**
- * A store space of one mock engine: a SQLite file, a PostgreSQL database, a Redis key prefix. `open`
- * gives another engine on the same space; `shared` says whether several may be open at once (one
- * SQLite file has one writer).
- */
-export type MockEngineSpace = { shared: boolean; open(): Promise<MockEngine>; remove(): Promise<void> };
-
-export type MockEngineKind = { name: string; space(): Promise<MockEngineSpace> };
+export type MockEngineSpace = EngineSpace<MockEngine>;
+export type MockEngineKind = EngineKind<MockEngine>;
 
 /** Every engine the mocks run on: the contract suite runs once for each. */
 export const MOCK_ENGINES: MockEngineKind[] = [
@@ -40,3 +36,10 @@ export const MOCK_ENGINES: MockEngineKind[] = [
     },
   },
 ];
+
+/** Hooks of the calling describe: each test has a new space of `kind`; the engines it opens are closed after it. */
+export const mockEnginesPerTest = (kind: MockEngineKind) => spacePerTest(kind, (space) => space.open());
+
+/** Hooks of the calling describe: each test has a new space of `kind`; the stores it opens are closed after it. */
+export const mockStoresPerTest = (kind: MockEngineKind) =>
+  spacePerTest(kind, async (space) => createMockStore(await space.open(), DEFAULT_STORE_OPTIONS));

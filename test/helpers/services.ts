@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createClient } from '@redis/client';
 import pg from 'pg';
+import { perTest } from './per-test.js';
 import { spawnPostgres, type PostgresServer } from './postgres-server.js';
 import { spawnRedis, type RedisServer } from './redis-server.js';
 
@@ -32,6 +33,24 @@ export async function startRedis(): Promise<RedisServer> {
   const server = await spawnRedis();
   started.add(server);
   return server;
+}
+
+/**
+ * Registers hooks in the calling describe: before each test, a server of the test's own (`start` is
+ * startPostgres or startRedis); after it, what the test opened on it (`openOn` its URL) closed, then
+ * the server removed.
+ */
+export function ownServerPerTest<Server extends PostgresServer | RedisServer, Opened extends { close(): Promise<void> }>(
+  start: () => Promise<Server>,
+  openOn: (url: string) => Promise<Opened>,
+): { readonly server: Server; open(): Promise<Opened> } {
+  const each = perTest(start, (server) => openOn(server.url));
+  return {
+    get server() {
+      return each.current();
+    },
+    open: each.open,
+  };
 }
 
 /** The URL of the run's PostgreSQL server (superuser). */

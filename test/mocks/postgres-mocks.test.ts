@@ -1,13 +1,15 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { openPostgresBins } from '../../src/bins/postgres-bins.js';
-import type { EndpointSave, MockChange, MockEngine } from '../../src/mocks/mock-engine.js';
+import type { EndpointSave } from '../../src/mocks/mock-engine.js';
 import { openPostgresMocks } from '../../src/mocks/postgres-mocks.js';
 import type { StoredMock } from '../../src/mocks/record.js';
 import type { LoggedRequest } from '../../src/mocks/request-log.js';
 import { DataFileError } from '../../src/store/data-file.js';
 import { StoreUnavailable } from '../../src/store/unavailable.js';
-import { freshDatabase, startPostgres, type PostgresServer } from '../helpers/services.js';
+import { listen } from '../helpers/heard-changes.js';
+import { closedAfterEach } from '../helpers/per-test.js';
+import { freshDatabase, ownServerPerTest, startPostgres } from '../helpers/services.js';
 
 // What the engine contract (test/store/mock-engine-contract.test.ts) does not cover: opening,
 // schema versions, many instances saving at once, the relay, a server that goes away.
@@ -43,23 +45,6 @@ const save = (name: string, url: string): EndpointSave => ({
   keep: 1000,
 });
 
-/** What a subscriber hears, with a promise for the moment it has heard enough. */
-function listen(engine: MockEngine) {
-  const changes: MockChange[] = [];
-  const states: boolean[] = [];
-  let wake = () => {};
-  engine.changes!.subscribe(
-    (change) => (changes.push(change), wake()),
-    (state) => (states.push(state), wake()),
-  );
-  const until = (done: () => boolean) =>
-    new Promise<void>((resolve) => {
-      wake = () => done() && resolve();
-      wake();
-    });
-  return { changes, states, until };
-}
-
 /** The rejection of `attempt`, or undefined if it resolved. */
 const failure = (attempt: Promise<unknown>) =>
   attempt.then(
@@ -69,23 +54,16 @@ const failure = (attempt: Promise<unknown>) =>
 
 describe('the PostgreSQL mock engine', function () {
   this.timeout(30_000);
-  const opened: { close(): Promise<void> }[] = [];
-  const open = async (url: string) => {
-    const engine = await openPostgresMocks(url);
-    opened.push(engine);
-    return engine;
-  };
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((engine) => engine.close()));
-  });
+  const open = closedAfterEach(openPostgresMocks);
 
   describe('opening', () => {
+    const openBins = closedAfterEach(openPostgresBins);
+
     it('opens an empty database from two mock instances and a bin instance at once', async () => {
       const url = await freshDatabase();
-      const bins = openPostgresBins(url).then((engine) => (opened.push(engine), engine));
-      const results = await Promise.allSettled([open(url), open(url), bins]);
+      const results = await Promise.allSettled([open(url), open(url), openBins(url)]);
       expect(results.map((result) => result.status)).to.deep.equal(['fulfilled', 'fulfilled', 'fulfilled']);
-      const [a, b] = opened.filter((engine): engine is PostgresMocks => 'endpoints' in engine);
+      const [a, b] = open.opened;
       await a!.endpoints.put(record('abc'));
       expect(await b!.endpoints.get('abc')).to.deep.equal(record('abc'));
       const client = new pg.Client({ connectionString: url });
@@ -165,21 +143,14 @@ describe('the PostgreSQL mock engine', function () {
   });
 
   describe('on a server that goes away', () => {
-    let server: PostgresServer;
-    beforeEach(async () => {
-      server = await startPostgres();
-    });
-    afterEach(async () => {
-      await Promise.all(opened.splice(0).map((engine) => engine.close()));
-      await server.remove();
-    });
+    const own = ownServerPerTest(startPostgres, openPostgresMocks);
 
     it('answers StoreUnavailable within seconds while the server is down, and serves again once it is back', async () => {
-      const engine = await open(server.url);
+      const engine = await own.open();
       const heard = listen(engine);
       await engine.endpoints.put(record('abc'));
       await engine.stats.save([save('abc', '/1')]);
-      await server.stop();
+      await own.server.stop();
       const attempts = [
         () => engine.endpoints.get('abc'),
         () => engine.endpoints.put(record('new')),
@@ -192,7 +163,7 @@ describe('the PostgreSQL mock engine', function () {
         expect(await failure(attempt())).to.be.instanceOf(StoreUnavailable);
         expect(Date.now() - started).to.be.below(10_000);
       }
-      await server.start();
+      await own.server.start();
       await engine.stats.save([save('abc', '/3')]);
       const saved = (await engine.stats.load(100)).get('abc')!;
       expect([await engine.endpoints.get('abc'), saved.hits, saved.entries.map((e) => e.seq)]).to.deep.equal([
@@ -205,9 +176,9 @@ describe('the PostgreSQL mock engine', function () {
     });
 
     it('hears the other instance again after its channel dropped', async () => {
-      const [a, b] = [await open(server.url), await open(server.url)];
+      const [a, b] = [await own.open(), await own.open()];
       const heard = listen(b);
-      expect(await server.disconnectClients()).to.be.greaterThan(0);
+      expect(await own.server.disconnectClients()).to.be.greaterThan(0);
       await heard.until(() => heard.states.length >= 2);
       await a.endpoints.put(record('after'));
       await heard.until(() => heard.changes.length > 0);

@@ -8,7 +8,8 @@ import type { LoggedRequest } from '../../src/mocks/request-log.js';
 import { DataFileError } from '../../src/store/data-file.js';
 import type { Relay } from '../../src/store/relay.js';
 import { StoreUnavailable } from '../../src/store/unavailable.js';
-import { freshRedisPrefix, sharedRedis, startRedis, type RedisServer } from '../helpers/services.js';
+import { closedAfterEach } from '../helpers/per-test.js';
+import { freshRedisPrefix, ownServerPerTest, sharedRedis, startRedis } from '../helpers/services.js';
 import { until } from '../helpers/until.js';
 
 // What the Redis engine does beyond the contract (test/store/mock-engine-contract.test.ts).
@@ -51,17 +52,10 @@ const failure = (work: () => Promise<unknown>) => work().then(() => undefined, (
 
 describe('the Redis mock engine', function () {
   this.timeout(60_000);
-  const opened: { close(): Promise<void> }[] = [];
-  const open = async (url: string, prefix: string) => {
-    const engine = await openRedisMocks(url, { prefix });
-    opened.push(engine);
-    return engine;
-  };
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((engine) => engine.close()));
-  });
+  const open = closedAfterEach((url: string, prefix: string) => openRedisMocks(url, { prefix }));
 
   describe('on the shared server', () => {
+    const openBins = closedAfterEach((url: string, prefix: string) => openRedisBins(url, { prefix }));
     let url: string;
     let prefix: string;
     beforeEach(async () => {
@@ -120,8 +114,7 @@ describe('the Redis mock engine', function () {
     });
 
     it('shares a prefix with the bins: neither reads, counts or hears the other\'s keys', async () => {
-      const bins = await openRedisBins(url, { prefix });
-      opened.push(bins);
+      const bins = await openBins(url, prefix);
       const [mocks, otherMocks] = [await open(url, prefix), await open(url, prefix)];
       const heard: MockChange[] = [];
       mocks.changes!.subscribe((change) => heard.push(change), () => {});
@@ -158,7 +151,7 @@ describe('the Redis mock engine', function () {
         `the mocks in Redis at ${url} (prefix ${prefix}) were written by a newer snippetkit (schema 2); upgrade it`,
       );
       // The bins' part is theirs: a newer mocks part does not stop them.
-      opened.push(await openRedisBins(url, { prefix }));
+      await openBins(url, prefix);
     });
 
     it('names the Redis without its password', async () => {
@@ -168,19 +161,13 @@ describe('the Redis mock engine', function () {
   });
 
   describe('on a server of its own', () => {
-    let server: RedisServer;
-    beforeEach(async () => {
-      server = await startRedis();
-    });
-    afterEach(async () => {
-      await server.remove();
-    });
+    const own = ownServerPerTest(startRedis, (url) => openRedisMocks(url, { prefix: 'x:' }));
 
     it('answers StoreUnavailable at once while Redis is down, and serves again once it is back', async () => {
-      const engine: MockEngine & { relay: Relay } = await open(server.url, 'x:');
+      const engine: MockEngine & { relay: Relay } = await own.open();
       const states: boolean[] = [];
       engine.changes!.subscribe(() => {}, (listening) => states.push(listening));
-      await server.stop();
+      await own.server.stop();
       const started = Date.now();
       const attempts = [
         () => engine.endpoints.all(),
@@ -200,7 +187,7 @@ describe('the Redis mock engine', function () {
         expect((refused as StoreUnavailable).status).to.equal(503);
       }
       expect(Date.now() - started).to.be.below(2_500);
-      await server.start();
+      await own.server.start();
       // The same engine, reconnected (100 ms doubling to 2 s): the restarted Redis is empty, its
       // script cache too; the first write records the schema version again.
       await until(async () => {
@@ -215,16 +202,16 @@ describe('the Redis mock engine', function () {
       await engine.endpoints.put(record('a'));
       const saved = (await engine.stats.load(100)).get('a');
       expect([saved?.hits, saved?.entries.map((e) => e.seq), (await engine.endpoints.get('a'))?.name]).to.deep.equal([2, [1], 'a']);
-      expect(await hash(server.url, 'x:schema')).to.deep.equal({ mocks: '1' });
+      expect(await hash(own.server.url, 'x:schema')).to.deep.equal({ mocks: '1' });
       await until(() => states.at(-1) === true, 15_000);
       expect(states).to.deep.equal([false, true]);
     });
 
     it('refuses to open when Redis cannot be reached, naming the URL without its password', async () => {
-      await server.stop();
-      const refused = await failure(() => openRedisMocks(server.url.replace('redis://', 'redis://someone:secret@')));
+      await own.server.stop();
+      const refused = await failure(() => openRedisMocks(own.server.url.replace('redis://', 'redis://someone:secret@')));
       expect(refused).to.be.instanceOf(DataFileError);
-      expect((refused as Error).message).to.match(new RegExp(`^cannot connect to Redis at redis://someone@127\\.0\\.0\\.1:${server.port}: ECONNREFUSED`));
+      expect((refused as Error).message).to.match(new RegExp(`^cannot connect to Redis at redis://someone@127\\.0\\.0\\.1:${own.server.port}: ECONNREFUSED`));
     });
   });
 });

@@ -6,7 +6,8 @@ import { openRedisMocks } from '../../src/mocks/redis-mocks.js';
 import type { LoggedRequest } from '../../src/mocks/request-log.js';
 import { createMockStore, DEFAULT_STORE_OPTIONS, type MockStore } from '../../src/mocks/store.js';
 import { listen } from '../../src/server/listen.js';
-import { MOCK_ENGINES, type MockEngineSpace } from '../helpers/mock-engines.js';
+import { spacePerTest } from '../helpers/engine-space.js';
+import { MOCK_ENGINES } from '../helpers/mock-engines.js';
 import { startPostgres, startRedis } from '../helpers/services.js';
 import { openSse } from '../helpers/sse.js';
 import { until } from '../helpers/until.js';
@@ -61,20 +62,8 @@ async function stored(engine: MockEngine): Promise<{ hits: number; urls: string[
 for (const kind of MOCK_ENGINES) {
   describe(`hit counts and request logs of instances on ${kind.name}`, function () {
     this.timeout(30_000);
-    let space: MockEngineSpace;
-    const instances: Instance[] = [];
-    const open = async () => {
-      const one = await instance(await space.open());
-      instances.push(one);
-      return one;
-    };
-    beforeEach(async () => {
-      space = await kind.space();
-    });
-    afterEach(async () => {
-      await Promise.all(instances.splice(0).map((one) => one.close()));
-      await space.remove();
-    });
+    const each = spacePerTest(kind, async (space) => instance(await space.open()));
+    const open = () => each.open();
 
     it('saves each request once, counted once', async () => {
       const a = await open();
@@ -82,7 +71,7 @@ for (const kind of MOCK_ENGINES) {
       for (const n of [1, 2, 3]) await call(a, n);
       expect((await info(a)).hits).to.equal(3);
       await a.close();
-      const engine = await space.open();
+      const engine = await each.space.open();
       try {
         expect(await stored(engine)).to.deep.equal({ hits: 3, urls: [1, 2, 3].map((n) => `/endpoint/hook?n=${n}`) });
       } finally {
@@ -91,7 +80,7 @@ for (const kind of MOCK_ENGINES) {
     });
 
     it("shows a request served by A in B's hits, lastCall, log and live feed", async function () {
-      if (!space.shared) this.skip(); // one SQLite file has one writer
+      if (!each.space.shared) this.skip(); // one SQLite file has one writer
       const [a, b] = [await open(), await open()];
       await addHook(a);
       await until(async () => (await fetch(`${b.url}/api/endpoint/hook`)).status === 200);
@@ -110,7 +99,7 @@ for (const kind of MOCK_ENGINES) {
     });
 
     it('holds each request once in the store when both instances have saved', async function () {
-      if (!space.shared) this.skip();
+      if (!each.space.shared) this.skip();
       const [a, b] = [await open(), await open()];
       await addHook(a);
       await until(async () => (await fetch(`${b.url}/api/endpoint/hook`)).status === 200);
@@ -120,7 +109,7 @@ for (const kind of MOCK_ENGINES) {
       await until(async () => (await logged(a)).length === 5 && (await logged(b)).length === 5);
       // Saved as they came (every 20 ms) and at close: neither instance may save the other's requests.
       await Promise.all([a.close(), b.close()]);
-      const engine = await space.open();
+      const engine = await each.space.open();
       try {
         const { hits, urls } = await stored(engine);
         expect(hits).to.equal(5);

@@ -1,93 +1,39 @@
 import { expect } from 'chai';
-import { ADMIN, INSTANCE_HEADER, startCluster, type Cluster } from '../helpers/cluster.js';
+import { ADMIN, call, CLUSTER_ENGINES, clusterPerSuite, type Answer } from '../helpers/cluster.js';
 import { inPool } from '../helpers/pool.js';
+import { uniqueName } from '../helpers/services.js';
 import { openSse, type SseClient } from '../helpers/sse.js';
-import {
-  freshDatabase,
-  freshRedisPrefix,
-  sharedRedis,
-  startPostgres,
-  startRedis,
-  uniqueName,
-  type PostgresServer,
-  type RedisServer,
-} from '../helpers/services.js';
 import { until } from '../helpers/until.js';
 
 // Issue 15's "what must hold" for bins, on N real serve-bins processes sharing one store.
 
-type Engine = {
-  name: string;
-  /** A store of the test's own on the run's shared server. */
-  shared(): Promise<string>;
-  /** A server of the test's own (to stop, or to cut its connections) and its store URL. */
-  own(): Promise<{ server: PostgresServer | RedisServer; store: string }>;
-  /** Whether the server keeps its data across stop() and start() (the test Redis has no persistence). */
-  keepsData: boolean;
-};
-
-const ENGINES: Engine[] = [
-  {
-    name: 'PostgreSQL',
-    shared: freshDatabase,
-    async own() {
-      const server = await startPostgres();
-      return { server, store: server.url };
-    },
-    keepsData: true,
-  },
-  {
-    name: 'Redis',
-    shared: async () => `${await sharedRedis()}?prefix=${freshRedisPrefix()}`,
-    async own() {
-      const server = await startRedis();
-      return { server, store: `${server.url}?prefix=${uniqueName()}:` };
-    },
-    keepsData: false,
-  },
-];
-
 const UNAVAILABLE = { error: 'the store is unavailable; try again shortly' };
 
-type Answer = { status: number; body: any; instance: string | null; retryAfter: string | null; ms: number };
-
-/** A request with the admin key, timed; it gives up after 10 s so that a hang fails as such. */
-async function call(base: string, path: string, init: RequestInit = {}): Promise<Answer> {
-  const started = performance.now();
-  const res = await fetch(base + path, { ...init, headers: ADMIN, signal: AbortSignal.timeout(10_000) });
-  const text = await res.text();
-  const body = res.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : text;
-  const header = (name: string): string | null => res.headers.get(name);
-  return { status: res.status, body, instance: header(INSTANCE_HEADER), retryAfter: header('retry-after'), ms: performance.now() - started };
-}
-
+/** A request with the admin key. */
+const asAdmin = (base: string, path: string, init: RequestInit = {}): Promise<Answer> => call(base, path, { ...init, headers: ADMIN });
 const save = (base: string, bin: string | undefined, html: string): Promise<Answer> =>
-  call(base, bin ? `/api/${bin}/save` : '/api/save', { method: 'POST', body: new URLSearchParams({ html }) });
-const read = (base: string, bin: string, rev?: number): Promise<Answer> => call(base, rev ? `/api/${bin}/${rev}` : `/api/${bin}`);
+  asAdmin(base, bin ? `/api/${bin}/save` : '/api/save', { method: 'POST', body: new URLSearchParams({ html }) });
+const read = (base: string, bin: string, rev?: number): Promise<Answer> => asAdmin(base, rev ? `/api/${bin}/${rev}` : `/api/${bin}`);
 
 const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
-for (const engine of ENGINES) {
+for (const engine of CLUSTER_ENGINES) {
   describe(`bins on ${engine.name}, several instances`, function () {
     this.timeout(120_000);
 
     describe('revisions and ids', () => {
-      let cluster: Cluster | undefined;
-      before(async function () {
-        cluster = await startCluster({ count: 4, store: await engine.shared() });
-      });
-      after(() => cluster?.stop());
+      const shared = clusterPerSuite(engine, { count: 4 });
 
       it('numbers 200 concurrent saves to one bin over 4 instances 2..201, each readable from every instance', async () => {
-        const { url: bin } = (await save(cluster!.url, undefined, 'first')).body;
-        const saves = await Promise.all(range(2, 201).map((i) => save(cluster!.url, bin, `save ${i} ✓`)));
+        const { url: bin } = (await save(shared.cluster.url, undefined, 'first')).body;
+        const saves = await Promise.all(range(2, 201).map((i) => save(shared.cluster.url, bin, `save ${i} ✓`)));
         expect(saves.filter((s) => s.status !== 200).map((s) => [s.status, s.body])).to.deep.equal([]);
         const perInstance = saves.map((s) => s.instance).sort();
         expect(perInstance).to.deep.equal(['0', '1', '2', '3'].flatMap((i) => Array(50).fill(i)));
         expect(saves.map((s) => s.body.snapshot).sort((a, b) => a - b)).to.deep.equal(range(2, 201));
 
         const wrong: string[] = [];
-        const checks = cluster!.instances.flatMap((instance, i) => saves.map((s, j) => ({ instance, i, s, html: `save ${j + 2} ✓` })));
+        const checks = shared.cluster.instances.flatMap((instance, i) => saves.map((s, j) => ({ instance, i, s, html: `save ${j + 2} ✓` })));
         await inPool(checks.length, 16, async (k) => {
           const { instance, i, s, html } = checks[k]!;
           const got = await read(instance.url, bin, s.body.snapshot);
@@ -97,7 +43,7 @@ for (const engine of ENGINES) {
       });
 
       it('gives unique ids to 200 new bins saved at once over all instances', async () => {
-        const saves = await Promise.all(range(1, 200).map((i) => save(cluster!.url, undefined, `new ${i}`)));
+        const saves = await Promise.all(range(1, 200).map((i) => save(shared.cluster.url, undefined, `new ${i}`)));
         expect(saves.filter((s) => s.status !== 200).map((s) => [s.status, s.body])).to.deep.equal([]);
         expect(new Set(saves.map((s) => s.body.url)).size).to.equal(200);
         expect(new Set(saves.map((s) => s.instance)).size).to.equal(4);
@@ -105,14 +51,10 @@ for (const engine of ENGINES) {
     });
 
     describe('kill -9 of an instance mid-stream', () => {
-      let cluster: Cluster | undefined;
-      before(async function () {
-        cluster = await startCluster({ count: 4, store: await engine.shared() });
-      });
-      after(() => cluster?.stop());
+      const shared = clusterPerSuite(engine, { count: 4 });
 
       it('loses no save it answered: each is readable, as sent, from every surviving instance', async () => {
-        const victim = cluster!.instances[1]!;
+        const victim = shared.cluster.instances[1]!;
         const bins = range(0, 9).map((i) => `stream-${i}`);
         const answered: { bin: string; snapshot: number; html: string }[] = [];
         const unanswered: Record<number, number> = {};
@@ -120,7 +62,7 @@ for (const engine of ENGINES) {
         await inPool(500, 20, async (i) => {
           const bin = bins[i % bins.length]!;
           const html = `save ${i} of ${bin} ✓`;
-          const res = await save(cluster!.url, bin, html);
+          const res = await save(shared.cluster.url, bin, html);
           if (res.status !== 200) return void (unanswered[res.status] = (unanswered[res.status] ?? 0) + 1); // nothing promised
           answered.push({ bin, snapshot: res.body.snapshot, html });
           if (answered.length === 150) killed = victim.kill('SIGKILL');
@@ -134,7 +76,7 @@ for (const engine of ENGINES) {
           expect(new Set(snapshots).size, `${bin}: no snapshot given twice`).to.equal(snapshots.length);
         }
 
-        const survivors = cluster!.instances.filter((instance) => instance !== victim);
+        const survivors = shared.cluster.instances.filter((instance) => instance !== victim);
         const wrong: string[] = [];
         const checks = survivors.flatMap((instance) => answered.map((a) => ({ instance, a })));
         await inPool(checks.length, 16, async (k) => {
@@ -147,14 +89,10 @@ for (const engine of ENGINES) {
     });
 
     describe('no stale reads', () => {
-      let cluster: Cluster | undefined;
-      before(async function () {
-        cluster = await startCluster({ count: 2, store: await engine.shared() });
-      });
-      after(() => cluster?.stop());
+      const shared = clusterPerSuite(engine, { count: 2 });
 
       it('serves on B a save or a delete made on A within 500 ms p99, over 100 changes of a bin B had cached', async () => {
-        const [a, b] = cluster!.instances.map((instance) => instance.url) as [string, string];
+        const [a, b] = shared.cluster.instances.map((instance) => instance.url) as [string, string];
         const { url: bin } = (await save(a, undefined, 'base')).body;
         const delays: number[] = [];
         /** Time from A's answer until B serves what `served` wants. */
@@ -171,7 +109,7 @@ for (const engine of ENGINES) {
           delays.push(await delay(async () => (await read(b, bin)).body.snapshot === n));
 
           expect((await read(b, bin, n)).body.html, 'B has the revision cached').to.equal(`change ${round}`);
-          expect((await call(a, `/api/${bin}/${n}`, { method: 'DELETE' })).body).to.deep.equal({ url: bin, snapshot: n, deleted: true });
+          expect((await asAdmin(a, `/api/${bin}/${n}`, { method: 'DELETE' })).body).to.deep.equal({ url: bin, snapshot: n, deleted: true });
           delays.push(
             await delay(async () => {
               const [head, gone] = await Promise.all([read(b, bin), read(b, bin, n)]);
@@ -188,14 +126,10 @@ for (const engine of ENGINES) {
     });
 
     describe('an instance\'s own saves', () => {
-      let cluster: Cluster | undefined;
-      before(async function () {
-        cluster = await startCluster({ count: 2, store: await engine.shared() });
-      });
-      after(() => cluster?.stop());
+      const shared = clusterPerSuite(engine, { count: 2 });
 
       it('serves its own latest save at once while notices of other bins\' saves stream in', async () => {
-        const [a, b] = cluster!.instances.map((instance) => instance.url) as [string, string];
+        const [a, b] = shared.cluster.instances.map((instance) => instance.url) as [string, string];
         const { url: bin } = (await save(a, undefined, 'mine')).body;
         // B's saves to other bins: A hears a notice of each, some as its own save is under way.
         let noisy = true;
@@ -220,22 +154,16 @@ for (const engine of ENGINES) {
     });
 
     describe('live sharing across instances', () => {
-      let cluster: Cluster | undefined;
       const open: SseClient[] = [];
-      before(async function () {
-        cluster = await startCluster({ count: 2, store: await engine.shared() });
-      });
-      after(async () => {
-        open.splice(0).forEach((stream) => stream.close());
-        await cluster?.stop();
-      });
+      after(() => open.splice(0).forEach((stream) => stream.close())); // registered first: runs before the cluster stops
+      const shared = clusterPerSuite(engine, { count: 2 });
 
       it('sends what an editor on A types, and its saves, to a watcher and an output page on B', async () => {
-        const [a, b] = cluster!.instances.map((instance) => instance.url) as [string, string];
+        const [a, b] = shared.cluster.instances.map((instance) => instance.url) as [string, string];
         const { url: bin } = (await save(a, undefined, '<p>saved</p>')).body;
         const followers = await Promise.all([`/${bin}/1/watch`, `/${bin}`].map((path) => openSse(b + path)));
         open.push(...followers);
-        const typed = await call(a, `/api/${bin}/live`, { method: 'POST', body: JSON.stringify({ html: '<p>typed on A</p>' }) });
+        const typed = await asAdmin(a, `/api/${bin}/live`, { method: 'POST', body: JSON.stringify({ html: '<p>typed on A</p>' }) });
         expect(typed.status).to.equal(200);
         for (const follower of followers) expect((await follower.next('html')).data).to.equal('<p>typed on A</p>');
         await save(a, bin, '<p>two</p>');
@@ -243,37 +171,28 @@ for (const engine of ENGINES) {
       });
 
       it('sends console records from an output page on B to an editor on A', async () => {
-        const [a, b] = cluster!.instances.map((instance) => instance.url) as [string, string];
+        const [a, b] = shared.cluster.instances.map((instance) => instance.url) as [string, string];
         const { url: bin } = (await save(a, undefined, '<p>page</p>')).body;
         const editor = await openSse(`${a}/${bin}/1/edit`);
         open.push(editor);
         const records = [{ snippetkit: 'network', method: 'GET', url: 'https://x/', status: 200, ms: 3, size: 10 }];
-        const sent = await call(b, `/api/${bin}/console`, { method: 'POST', body: JSON.stringify({ records }) });
+        const sent = await asAdmin(b, `/api/${bin}/console`, { method: 'POST', body: JSON.stringify({ records }) });
         expect(sent.status).to.equal(200);
         expect(JSON.parse((await editor.next('console')).data)).to.deep.equal(records);
       });
     });
 
     describe('the notice channel cut', () => {
-      let own: Awaited<ReturnType<Engine['own']>> | undefined;
-      let cluster: Cluster | undefined;
-      before(async function () {
-        own = await engine.own();
-        cluster = await startCluster({ count: 2, store: own.store });
-      });
-      after(async () => {
-        await cluster?.stop();
-        await own?.server.remove();
-      });
+      const own = clusterPerSuite(engine, { count: 2, ownServer: true });
 
       it('serves on B a save made on A while B\'s connections were cut, not the revision B had cached', async () => {
-        const [a, b] = cluster!.instances.map((instance) => instance.url) as [string, string];
+        const [a, b] = own.cluster.instances.map((instance) => instance.url) as [string, string];
         const { url: bin } = (await save(a, undefined, 'before')).body;
         // Rounds: the save lands at a different moment of B's reconnection each time.
         for (let round = 0; round < 3; round++) {
           const cached = (await read(b, bin)).body.snapshot;
           expect((await read(b, bin)).body.snapshot).to.equal(cached);
-          expect(await own!.server.disconnectClients()).to.be.above(0);
+          expect(await own.server.disconnectClients()).to.be.above(0);
           let saved: Answer | undefined;
           await until(async () => (saved = await save(a, bin, `after cut ${round}`)).status === 200, 15_000);
           expect(saved!.body.snapshot).to.be.above(cached);
@@ -286,23 +205,14 @@ for (const engine of ENGINES) {
     });
 
     describe('the store down, then back', () => {
-      let own: Awaited<ReturnType<Engine['own']>> | undefined;
-      let cluster: Cluster | undefined;
-      before(async function () {
-        own = await engine.own();
-        cluster = await startCluster({ count: 2, store: own.store });
-      });
-      after(async () => {
-        await cluster?.stop();
-        await own?.server.remove();
-      });
+      const own = clusterPerSuite(engine, { count: 2, ownServer: true });
 
       it('answers 503 JSON within 5 s while the store is down, acknowledges no save, and resumes by itself', async () => {
-        const urls = cluster!.instances.map((instance) => instance.url);
+        const urls = own.cluster.instances.map((instance) => instance.url);
         const { url: bin } = (await save(urls[0]!, undefined, 'kept')).body;
         for (const url of urls) expect((await read(url, bin)).body.html).to.equal('kept');
 
-        await own!.server.stop();
+        await own.server.stop();
         for (const url of urls) {
           // A bin it had cached is not trusted either, once it has seen its notice channel drop.
           await until(async () => (await read(url, bin)).status === 503, 5_000);
@@ -314,7 +224,7 @@ for (const engine of ENGINES) {
           }
         }
 
-        await own!.server.start();
+        await own.server.start();
         for (const url of urls) await until(async () => (await save(url, undefined, 'back')).status === 200, 30_000);
         const fresh = await save(urls[0]!, undefined, 'after the outage');
         expect((await read(urls[1]!, fresh.body.url)).body.html).to.equal('after the outage');

@@ -1,87 +1,29 @@
 import { expect } from 'chai';
-import { INSTANCE_HEADER, startCluster, type Cluster } from '../helpers/cluster.js';
+import { call, CLUSTER_ENGINES, clusterPerSuite, type Answer } from '../helpers/cluster.js';
+import { uniqueName } from '../helpers/services.js';
 import { openSse, type SseClient } from '../helpers/sse.js';
-import {
-  freshDatabase,
-  freshRedisPrefix,
-  sharedRedis,
-  startPostgres,
-  startRedis,
-  uniqueName,
-  type PostgresServer,
-  type RedisServer,
-} from '../helpers/services.js';
 import { until } from '../helpers/until.js';
 
 // Issue 15's "what must hold" for mocks (items 3, 4, 5), on real serve-mocks processes sharing one store.
 
-type Engine = {
-  name: string;
-  /** A store of the test's own on the run's shared server. */
-  shared(): Promise<string>;
-  /** A server of the test's own (to stop) and its store URL. */
-  own(): Promise<{ server: PostgresServer | RedisServer; store: string }>;
-  /** Whether the server keeps its data across stop() and start() (the test Redis has no persistence). */
-  keepsData: boolean;
-};
-
-const ENGINES: Engine[] = [
-  {
-    name: 'PostgreSQL',
-    shared: freshDatabase,
-    async own() {
-      const server = await startPostgres();
-      return { server, store: server.url };
-    },
-    keepsData: true,
-  },
-  {
-    name: 'Redis',
-    shared: async () => `${await sharedRedis()}?prefix=${freshRedisPrefix()}`,
-    async own() {
-      const server = await startRedis();
-      return { server, store: `${server.url}?prefix=${uniqueName()}:` };
-    },
-    keepsData: false,
-  },
-];
-
 const UNAVAILABLE = { success: false, message: 'the store is unavailable; try again shortly' };
 
-type Answer = { status: number; body: any; instance: string | null; retryAfter: string | null; ms: number };
+/** A request with `json` as its body, if given. */
+const send = (base: string, path: string, method = 'GET', json?: unknown): Promise<Answer> =>
+  call(base, path, json === undefined ? { method } : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(json) });
+const put = (base: string, name: string, record: object): Promise<Answer> => send(base, `/api/endpoint/${name}`, 'PUT', record);
+const serve = (base: string, name: string): Promise<Answer> => send(base, `/endpoint/${name}`);
+const info = (base: string, name: string): Promise<Answer> => send(base, `/api/endpoint/${name}`);
 
-/** A JSON request, timed; it gives up after 10 s so that a hang fails as such. */
-async function call(base: string, path: string, method = 'GET', json?: unknown): Promise<Answer> {
-  const started = performance.now();
-  const res = await fetch(base + path, {
-    method,
-    headers: json === undefined ? {} : { 'content-type': 'application/json' },
-    body: json === undefined ? undefined : JSON.stringify(json),
-    signal: AbortSignal.timeout(10_000),
-  });
-  const text = await res.text();
-  const body = res.headers.get('content-type')?.startsWith('application/json') && text ? JSON.parse(text) : text;
-  const header = (name: string): string | null => res.headers.get(name);
-  return { status: res.status, body, instance: header(INSTANCE_HEADER), retryAfter: header('retry-after'), ms: performance.now() - started };
-}
-
-const put = (base: string, name: string, record: object): Promise<Answer> => call(base, `/api/endpoint/${name}`, 'PUT', record);
-const serve = (base: string, name: string): Promise<Answer> => call(base, `/endpoint/${name}`);
-const info = (base: string, name: string): Promise<Answer> => call(base, `/api/endpoint/${name}`);
-
-for (const engine of ENGINES) {
+for (const engine of CLUSTER_ENGINES) {
   describe(`mocks on ${engine.name}, two instances`, function () {
     this.timeout(120_000);
 
     describe('no stale reads', () => {
-      let cluster: Cluster | undefined;
-      before(async function () {
-        cluster = await startCluster({ serve: 'mocks', count: 2, store: await engine.shared() });
-      });
-      after(() => cluster?.stop());
+      const shared = clusterPerSuite(engine, { serve: 'mocks', count: 2 });
 
       it('serves on B an endpoint added, replaced or deleted on A within 500 ms p99, over 51 changes', async () => {
-        const [a, b] = cluster!.instances.map((instance) => instance.url) as [string, string];
+        const [a, b] = shared.cluster.instances.map((instance) => instance.url) as [string, string];
         const delays: number[] = [];
         /** Makes `change` on A, then times until B serves `status` with `data`. */
         const timed = async (change: () => Promise<Answer>, status: number, data?: unknown): Promise<void> => {
@@ -98,7 +40,7 @@ for (const engine of ENGINES) {
           expect((await serve(b, 'moving')).status, 'B serves no such endpoint').to.equal(404);
           await timed(() => put(a, 'moving', { data: { round, v: 'added' } }), 200, { round, v: 'added' });
           await timed(() => put(a, 'moving', { data: { round, v: 'replaced' }, statusCode: 202 }), 202, { round, v: 'replaced' });
-          await timed(() => call(a, '/api/endpoint/moving', 'DELETE'), 404);
+          await timed(() => send(a, '/api/endpoint/moving', 'DELETE'), 404);
         }
         delays.sort((x, y) => x - y);
         const p99 = delays[Math.ceil(delays.length * 0.99) - 1]!;
@@ -109,18 +51,12 @@ for (const engine of ENGINES) {
     });
 
     describe('live request log and hit counts across instances', () => {
-      let cluster: Cluster | undefined;
       const open: SseClient[] = [];
-      before(async function () {
-        cluster = await startCluster({ serve: 'mocks', count: 2, store: await engine.shared() });
-      });
-      after(async () => {
-        open.splice(0).forEach((stream) => stream.close());
-        await cluster?.stop();
-      });
+      after(() => open.splice(0).forEach((stream) => stream.close())); // registered first: runs before the cluster stops
+      const shared = clusterPerSuite(engine, { serve: 'mocks', count: 2 });
 
       it('shows a request served by A in the event stream open on B, and counts hits on both in B\'s endpoint info', async () => {
-        const [a, b] = cluster!.instances.map((instance) => instance.url) as [string, string];
+        const [a, b] = shared.cluster.instances.map((instance) => instance.url) as [string, string];
         expect((await put(a, 'hook', { data: { ok: true } })).status).to.equal(201);
         // B's one answered poll is the only hit so far: once A counts it too, nothing earlier is left to relay.
         await until(async () => (await serve(b, 'hook')).status === 200, 5_000);
@@ -140,25 +76,21 @@ for (const engine of ENGINES) {
 
         await Promise.all([serve(a, 'hook'), serve(a, 'hook'), serve(a, 'hook'), serve(b, 'hook'), serve(b, 'hook')]);
         for (const url of [b, a]) await until(async () => (await hits(url)) === 7, 5_000);
-        const log = (await call(b, '/api/endpoint/hook/requests')).body.requests as { url: string }[];
+        const log = (await send(b, '/api/endpoint/hook/requests')).body.requests as { url: string }[];
         expect(log.map((r) => r.url)).to.include('/endpoint/hook?from=a');
       });
     });
 
     describe('a collection written through both instances', () => {
-      let cluster: Cluster | undefined;
-      before(async function () {
-        cluster = await startCluster({ serve: 'mocks', count: 2, store: await engine.shared() });
-      });
-      after(() => cluster?.stop());
+      const shared = clusterPerSuite(engine, { serve: 'mocks', count: 2 });
 
       it('ends 40 concurrent POSTs spread over both instances with 40 items readable from each', async () => {
-        const [a, b] = cluster!.instances.map((instance) => instance.url) as [string, string];
+        const [a, b] = shared.cluster.instances.map((instance) => instance.url) as [string, string];
         expect((await put(a, 'items', { data: [], collection: true })).status).to.equal(201);
         await until(async () => (await serve(b, 'items')).status === 200, 5_000);
 
         const posts = await Promise.all(
-          Array.from({ length: 40 }, (_, i) => call(cluster!.url, '/endpoint/items', 'POST', { title: `item ${i}` })),
+          Array.from({ length: 40 }, (_, i) => send(shared.cluster.url, '/endpoint/items', 'POST', { title: `item ${i}` })),
         );
         expect(posts.filter((p) => p.status !== 201).map((p) => [p.status, p.body])).to.deep.equal([]);
         expect(new Set(posts.map((p) => p.instance)).size, 'both instances took POSTs').to.equal(2);
@@ -174,49 +106,31 @@ for (const engine of ENGINES) {
     });
 
     describe('the notice channel cut', () => {
-      let own: Awaited<ReturnType<Engine['own']>> | undefined;
-      let cluster: Cluster | undefined;
-      before(async function () {
-        own = await engine.own();
-        cluster = await startCluster({ serve: 'mocks', count: 2, store: own.store });
-      });
-      after(async () => {
-        await cluster?.stop();
-        await own?.server.remove();
-      });
+      const own = clusterPerSuite(engine, { serve: 'mocks', count: 2, ownServer: true });
 
       it('serves on B a replace and a delete made on A while B\'s connections were cut, not what B had', async () => {
-        const [a, b] = cluster!.instances.map((instance) => instance.url) as [string, string];
+        const [a, b] = own.cluster.instances.map((instance) => instance.url) as [string, string];
         expect((await put(a, 'gone', { data: 'to delete' })).status).to.equal(201);
         // Rounds: the change lands at a different moment of B's reconnection each time.
         for (let round = 0; round < 3; round++) {
           expect((await put(a, 'cut', { data: { round, cut: false } })).status).to.be.oneOf([200, 201]);
           await until(async () => JSON.stringify((await serve(b, 'cut')).body) === JSON.stringify({ round, cut: false }), 5_000);
-          expect(await own!.server.disconnectClients()).to.be.above(0);
+          expect(await own.server.disconnectClients()).to.be.above(0);
           await until(async () => (await put(a, 'cut', { data: { round, cut: true } })).status === 200, 15_000);
           await until(async () => JSON.stringify((await serve(b, 'cut')).body) === JSON.stringify({ round, cut: true }), 15_000);
         }
         await until(async () => (await serve(b, 'gone')).status === 200, 5_000);
-        expect(await own!.server.disconnectClients()).to.be.above(0);
-        await until(async () => (await call(a, '/api/endpoint/gone', 'DELETE')).status === 200, 15_000);
+        expect(await own.server.disconnectClients()).to.be.above(0);
+        await until(async () => (await send(a, '/api/endpoint/gone', 'DELETE')).status === 200, 15_000);
         await until(async () => (await serve(b, 'gone')).status === 404, 15_000);
       });
     });
 
     describe('the store down, then back', () => {
-      let own: Awaited<ReturnType<Engine['own']>> | undefined;
-      let cluster: Cluster | undefined;
-      before(async function () {
-        own = await engine.own();
-        cluster = await startCluster({ serve: 'mocks', count: 2, store: own.store });
-      });
-      after(async () => {
-        await cluster?.stop();
-        await own?.server.remove();
-      });
+      const own = clusterPerSuite(engine, { serve: 'mocks', count: 2, ownServer: true });
 
       it('serves endpoints and collections from memory, answers writes 503 JSON within 5 s and stores none, and resumes by itself', async () => {
-        const [a, b] = cluster!.instances.map((instance) => instance.url) as [string, string];
+        const [a, b] = own.cluster.instances.map((instance) => instance.url) as [string, string];
         expect((await put(a, 'kept', { data: { kept: true } })).status).to.equal(201);
         expect((await put(a, 'stock', { data: [{ id: 1, n: 1 }], collection: true })).status).to.equal(201);
         for (const url of [a, b]) {
@@ -224,17 +138,17 @@ for (const engine of ENGINES) {
           await until(async () => (await serve(url, 'stock')).status === 200, 5_000);
         }
 
-        await own!.server.stop();
+        await own.server.stop();
         for (const url of [a, b]) {
           const served = await serve(url, 'kept');
           expect([served.status, served.body], `${url}: served from memory`).to.deep.equal([200, { kept: true }]);
           const writes = [
             await put(url, 'kept', { data: { kept: false } }),
             await put(url, `lost-${uniqueName()}`, { data: 1 }),
-            await call(url, '/api/endpoint/add', 'PUT', { name: `lost-${uniqueName()}`, data: 1 }),
-            await call(url, '/api/endpoint/kept', 'DELETE'),
+            await send(url, '/api/endpoint/add', 'PUT', { name: `lost-${uniqueName()}`, data: 1 }),
+            await send(url, '/api/endpoint/kept', 'DELETE'),
           ];
-          const collection = [await call(url, '/endpoint/stock', 'POST', { n: 2 }), await call(url, '/endpoint/stock/1', 'PATCH', { n: 3 })];
+          const collection = [await send(url, '/endpoint/stock', 'POST', { n: 2 }), await send(url, '/endpoint/stock/1', 'PATCH', { n: 3 })];
           for (const write of collection) {
             expect([write.status, write.body, write.retryAfter], `${url}: a collection write`).to.deep.equal([503, UNAVAILABLE, '2']);
             expect(write.ms, url).to.be.below(5_000);
@@ -247,7 +161,7 @@ for (const engine of ENGINES) {
           expect((await serve(url, 'kept')).body, `${url}: no write was applied`).to.deep.equal({ kept: true });
         }
 
-        await own!.server.start();
+        await own.server.start();
         await until(async () => (await put(a, 'after', { data: { back: true } })).status === 201, 30_000);
         await until(async () => (await serve(b, 'after')).status === 200, 30_000);
         expect((await serve(b, 'after')).body).to.deep.equal({ back: true });

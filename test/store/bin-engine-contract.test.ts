@@ -1,7 +1,8 @@
 import { expect } from 'chai';
-import type { BinEngine, Change, Head } from '../../src/bins/bin-engine.js';
+import type { BinEngine, Head } from '../../src/bins/bin-engine.js';
 import type { Revision } from '../../src/bins/store.js';
-import { BIN_ENGINES, type EngineSpace } from '../helpers/bin-engines.js';
+import { BIN_ENGINES, binEnginesPerTest } from '../helpers/bin-engines.js';
+import { listen } from '../helpers/heard-changes.js';
 
 // What every bin engine does, the same on each (src/bins/bin-engine.ts).
 
@@ -22,40 +23,14 @@ const head = (latest: number, summary: string, next = latest + 1): Head => ({
   folded: summary.toLowerCase(),
 });
 
-/** Changes as they arrive, and a wait for the n-th. */
-function inbox() {
-  const items: Change[] = [];
-  let wake = () => {};
-  return {
-    items,
-    add(change: Change) {
-      items.push(change);
-      wake();
-    },
-    async until(count: number) {
-      while (items.length < count) await new Promise<void>((resolve) => (wake = resolve));
-    },
-  };
-}
-
 for (const kind of BIN_ENGINES) {
   describe(`the ${kind.name} bin engine`, function () {
     this.timeout(30_000); // a throwaway server's first start on a loaded machine
-    let space: EngineSpace;
+    const each = binEnginesPerTest(kind);
+    const open = () => each.open();
     let engine: BinEngine;
-    const opened: BinEngine[] = [];
-    const open = async () => {
-      const another = await space.open();
-      opened.push(another);
-      return another;
-    };
     beforeEach(async () => {
-      space = await kind.space();
       engine = await open();
-    });
-    afterEach(async () => {
-      await Promise.all(opened.splice(0).map((e) => e.close()));
-      await space.remove();
     });
 
     it('writes a new bin\'s revision and head in one save, and reads them back exactly', async () => {
@@ -159,7 +134,7 @@ for (const kind of BIN_ENGINES) {
 
     describe('shared by several instances', () => {
       beforeEach(function () {
-        if (!space.shared) this.skip(); // one SQLite file has one writer
+        if (!each.space.shared) this.skip(); // one SQLite file has one writer
       });
 
       it('lets exactly one of two saves built on the same head land', async () => {
@@ -177,21 +152,19 @@ for (const kind of BIN_ENGINES) {
 
       it('tells the others of each write, and not the writer', async () => {
         const other = await open();
-        const mine = inbox();
-        const theirs = inbox();
-        engine.changes!.subscribe(mine.add, () => {});
-        other.changes!.subscribe(theirs.add, () => {});
+        const mine = listen(engine);
+        const theirs = listen(other);
         await engine.save('abc', revision('one'), head(1, 'One'), undefined);
-        await theirs.until(1);
+        await theirs.until(() => theirs.changes.length >= 1);
         await engine.save('abc', revision('two'), head(2, 'Two'), 2);
-        await theirs.until(2);
+        await theirs.until(() => theirs.changes.length >= 2);
         await engine.remove('abc', 1);
-        await theirs.until(3);
+        await theirs.until(() => theirs.changes.length >= 3);
         await engine.template.set({ html: '', javascript: '', css: '', settings: {}, updated: created });
-        await theirs.until(4);
+        await theirs.until(() => theirs.changes.length >= 4);
         await other.save('zzz', revision('z'), head(1, 'Z'), undefined);
-        await mine.until(1);
-        const seen = { theirs: theirs.items, mine: mine.items };
+        await mine.until(() => mine.changes.length >= 1);
+        const seen = { theirs: theirs.changes, mine: mine.changes };
         expect(seen.theirs).to.deep.equal([{ bin: 'abc' }, { bin: 'abc' }, { bin: 'abc', rev: 1 }, { template: true }]);
         expect(seen.mine).to.deep.equal([{ bin: 'zzz' }]);
       });

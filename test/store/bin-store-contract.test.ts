@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { BinStore, Revision } from '../../src/bins/store.js';
-import { BIN_ENGINES, storeOn, type EngineSpace } from '../helpers/bin-engines.js';
+import { BIN_ENGINES, binStoresPerTest } from '../helpers/bin-engines.js';
 
 // What the bin store (caches over an engine) does, the same on every engine; and, where the engine's
 // store is shared, across instances (src/bins/store.ts).
@@ -19,21 +19,11 @@ async function eventually(check: () => Promise<boolean>, ms = 5000): Promise<voi
 for (const kind of BIN_ENGINES) {
   describe(`the bin store on ${kind.name}`, function () {
     this.timeout(60_000);
-    let space: EngineSpace;
-    const stores: BinStore[] = [];
-    const open = async () => {
-      const store = await storeOn(space);
-      stores.push(store);
-      return store;
-    };
+    const each = binStoresPerTest(kind);
+    const open = () => each.open();
     let store: BinStore;
     beforeEach(async () => {
-      space = await kind.space();
       store = await open();
-    });
-    afterEach(async () => {
-      await Promise.all(stores.splice(0).map((s) => s.close()));
-      await space.remove();
     });
 
     it('numbers 50 concurrent saves to one bin 1..50, each holding its own content', async () => {
@@ -65,7 +55,7 @@ for (const kind of BIN_ENGINES) {
 
     describe('shared by several instances', () => {
       beforeEach(function () {
-        if (!space.shared) this.skip(); // one SQLite file has one writer
+        if (!each.space.shared) this.skip(); // one SQLite file has one writer
       });
 
       it('numbers 100 concurrent saves to one bin over two instances 1..100, each readable on both', async () => {

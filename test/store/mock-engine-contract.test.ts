@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import type { EndpointSave, MockChange, MockEngine } from '../../src/mocks/mock-engine.js';
+import type { EndpointSave, MockEngine } from '../../src/mocks/mock-engine.js';
 import type { StoredMock } from '../../src/mocks/record.js';
 import type { LoggedRequest } from '../../src/mocks/request-log.js';
-import { MOCK_ENGINES, type MockEngineSpace } from '../helpers/mock-engines.js';
+import { listen } from '../helpers/heard-changes.js';
+import { MOCK_ENGINES, mockEnginesPerTest } from '../helpers/mock-engines.js';
 
 // What every mock engine does, the same on each (src/mocks/mock-engine.ts).
 
@@ -25,22 +26,6 @@ const request = (url: string): LoggedRequest => ({
   response: null,
   status: 200,
 });
-/** Changes as they arrive, and a wait for the n-th. */
-function inbox() {
-  const items: MockChange[] = [];
-  let wake = () => {};
-  return {
-    items,
-    add(change: MockChange) {
-      items.push(change);
-      wake();
-    },
-    async until(count: number) {
-      while (items.length < count) await new Promise<void>((resolve) => (wake = resolve));
-    },
-  };
-}
-
 const save = (name: string, fields: Partial<EndpointSave> = {}): EndpointSave => ({
   name,
   hits: 0,
@@ -55,21 +40,11 @@ const save = (name: string, fields: Partial<EndpointSave> = {}): EndpointSave =>
 for (const kind of MOCK_ENGINES) {
   describe(`the ${kind.name} mock engine`, function () {
     this.timeout(30_000); // a throwaway server's first start on a loaded machine
-    let space: MockEngineSpace;
+    const each = mockEnginesPerTest(kind);
+    const open = () => each.open();
     let engine: MockEngine;
-    const opened: MockEngine[] = [];
-    const open = async () => {
-      const another = await space.open();
-      opened.push(another);
-      return another;
-    };
     beforeEach(async () => {
-      space = await kind.space();
       engine = await open();
-    });
-    afterEach(async () => {
-      await Promise.all(opened.splice(0).map((e) => e.close()));
-      await space.remove();
     });
     const urls = async (name: string) => {
       const saved = (await engine.stats.load(100)).get(name);
@@ -163,7 +138,7 @@ for (const kind of MOCK_ENGINES) {
 
     describe('shared by several instances', () => {
       beforeEach(function () {
-        if (!space.shared) this.skip(); // one SQLite file has one writer
+        if (!each.space.shared) this.skip(); // one SQLite file has one writer
       });
 
       it("adds both instances' hits and keeps both instances' entries, numbered apart", async () => {
@@ -191,19 +166,17 @@ for (const kind of MOCK_ENGINES) {
 
       it('tells the others of record and collection changes, and not the writer', async () => {
         const other = await open();
-        const mine = inbox();
-        const theirs = inbox();
-        engine.changes!.subscribe(mine.add, () => {});
-        other.changes!.subscribe(theirs.add, () => {});
+        const mine = listen(engine);
+        const theirs = listen(other);
         await engine.endpoints.put(record('a', '1'));
         await engine.collections.save('a', { seed: 's', value: '[]' }, 0);
         // A save that does not land tells no one.
         expect(await engine.collections.save('a', { seed: 's', value: '[1]' }, 0)).to.equal(false);
         await engine.endpoints.delete('a');
-        await theirs.until(3);
+        await theirs.until(() => theirs.changes.length >= 3);
         await other.endpoints.put(record('z', '1'));
-        await mine.until(1);
-        expect([theirs.items, mine.items]).to.deep.equal([
+        await mine.until(() => mine.changes.length >= 1);
+        expect([theirs.changes, mine.changes]).to.deep.equal([
           [{ endpoint: 'a' }, { collection: 'a' }, { endpoint: 'a' }],
           [{ endpoint: 'z' }],
         ]);

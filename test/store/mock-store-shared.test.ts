@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import type { Item } from '../../src/mocks/collection-query.js';
 import type { MockInput } from '../../src/mocks/record.js';
-import { createMockStore, DEFAULT_STORE_OPTIONS, type MockStore } from '../../src/mocks/store.js';
-import { MOCK_ENGINES, type MockEngineSpace } from '../helpers/mock-engines.js';
+import type { MockStore } from '../../src/mocks/store.js';
+import { MOCK_ENGINES, mockStoresPerTest } from '../helpers/mock-engines.js';
 
 // Mock stores of several instances on one shared engine follow each other's endpoint records and
 // collections (src/mocks/follow-changes.ts).
@@ -33,23 +33,10 @@ function answering(store: MockStore, path: string): string | undefined {
 for (const kind of MOCK_ENGINES) {
   describe(`mock stores of two instances on ${kind.name}`, function () {
     this.timeout(30_000);
-    let space: MockEngineSpace;
-    const stores: MockStore[] = [];
-    const open = async () => {
-      const store = await createMockStore(await space.open(), DEFAULT_STORE_OPTIONS);
-      stores.push(store);
-      return store;
-    };
-    beforeEach(async function () {
-      space = await kind.space();
-      if (!space.shared) {
-        await space.remove();
-        this.skip(); // one SQLite file has one writer
-      }
-    });
-    afterEach(async () => {
-      await Promise.all(stores.splice(0).map((s) => s.close()));
-      await space.remove();
+    const each = mockStoresPerTest(kind);
+    const open = () => each.open();
+    beforeEach(function () {
+      if (!each.space.shared) this.skip(); // one SQLite file has one writer
     });
 
     it("serves another instance's new, replaced and deleted endpoints", async () => {
