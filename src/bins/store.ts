@@ -23,6 +23,9 @@ export type Revision = {
 /** A revision with the bin and number it was found under. */
 export type StoredRevision = Revision & { bin: string; rev: number };
 
+/** A revision just appended, with the summary the list keeps for it (so no caller works it out again). */
+export type SavedRevision = StoredRevision & { summary: string };
+
 export type BinSummary = { bin: string; revisions: StoredRevision[] };
 
 /** Bins, and the one template new bins start from (template-store.ts). */
@@ -40,7 +43,7 @@ export interface BinStore extends TemplateStore {
    * `build` gets the bin's latest revision (if any), and is called again if another instance saved
    * to the bin first, so its result can derive from it. Resolves once the revision is written.
    */
-  append(bin: string | undefined, build: (previous: StoredRevision | undefined) => Omit<Revision, 'created'>): Promise<StoredRevision>;
+  append(bin: string | undefined, build: (previous: StoredRevision | undefined) => Omit<Revision, 'created'>): Promise<SavedRevision>;
   /** Deletes a revision (the latest when `rev` is undefined); undefined when there was none. */
   remove(bin: string, rev?: number): Promise<{ bin: string; rev: number } | undefined>;
   /** A bin's revision numbers and save times, newest first, without their content (one query). */
@@ -243,7 +246,7 @@ export function createBinStore(engine: BinEngine, cache: CacheLimits = DEFAULT_C
             const before = notices;
             if (await writing(bin, () => engine.save(bin, revision, nextHead, head?.next))) {
               kept(bin, nextHead, before, revision);
-              return { ...revision, bin, rev };
+              return { ...revision, bin, rev, summary: nextHead.summary };
             }
             if (fresh) return undefined;
           }
