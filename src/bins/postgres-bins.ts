@@ -2,12 +2,11 @@ import type { Row } from '../store/postgres.js';
 import { openPostgresEngine } from '../store/postgres-feeds.js';
 import { readBinChange } from './bin-changes.js';
 import type { BinEngine, Change, Head } from './bin-engine.js';
+import { HEAD_COLUMNS as HEAD, REVISION_COLUMNS as REVISION, revisionsByBin, toBinRow, toHead, toRevision } from './bin-rows.js';
 import { BIN_TABLES } from './postgres-bins-schema.js';
-import type { Revision, Settings } from './store.js';
+import type { Settings } from './store.js';
 import type { Template } from './template-store.js';
 
-const HEAD = 'h.latest, h.next, h.created AS head_created, h.updated, h.summary, h.folded';
-const REVISION = 'r.html, r.javascript, r.css, r.settings, r.created';
 /** The channel every instance on a database notifies its bin writes on. */
 const BIN_CHANNEL = 'snippetkit_bins';
 /** A statement's last part: the notice (parameter `n`) to the other instances, once per row written. */
@@ -119,27 +118,14 @@ export async function openPostgresBins(url: string): Promise<BinEngine> {
       });
       const heads = new Map<string, Head>();
       for (const row of headRows) heads.set(String(row.bin), toHead(row));
-      const revisions = new Map<string, (Revision & { rev: number })[]>();
-      for (const row of revisionRows) {
-        const bin = String(row.bin);
-        const list = revisions.get(bin) ?? [];
-        list.push({ ...toRevision(row), rev: Number(row.rev) });
-        revisions.set(bin, list);
-      }
-      return { heads, revisions };
+      return { heads, revisions: revisionsByBin(revisionRows) };
     },
     async page({ q = '', offset, limit }) {
       // strpos, not LIKE: no wildcards to escape, and both sides are folded already (ids are lowercase).
       const { found, total } = await page(q ? q.toLowerCase() : undefined, limit, offset);
       return {
         total,
-        rows: found.map((row) => ({
-          bin: String(row.bin),
-          latest: Number(row.latest),
-          revisionCount: Number(row.revision_count),
-          updated: String(row.updated),
-          summary: String(row.summary),
-        })),
+        rows: found.map(toBinRow),
       };
     },
     template: {
@@ -163,27 +149,6 @@ export async function openPostgresBins(url: string): Promise<BinEngine> {
     relay: feeds.relay,
     where: db.where,
     close: feeds.close,
-  };
-}
-
-function toHead(row: Row): Head {
-  return {
-    latest: Number(row.latest),
-    next: Number(row.next),
-    created: String(row.head_created),
-    updated: String(row.updated),
-    summary: String(row.summary),
-    folded: String(row.folded),
-  };
-}
-
-function toRevision(row: Row): Revision {
-  return {
-    html: String(row.html),
-    javascript: String(row.javascript),
-    css: String(row.css),
-    settings: JSON.parse(String(row.settings)) as Settings,
-    created: String(row.created),
   };
 }
 

@@ -5,8 +5,9 @@ import { withoutPassword } from '../store/store-url.js';
 import { readBinChange } from './bin-changes.js';
 import type { BinEngine, Change, Head } from './bin-engine.js';
 import type { BinRow } from './bin-listing.js';
+import { toHead, toRevision } from './bin-rows.js';
 import { binScripts } from './redis-bins-scripts.js';
-import type { Revision, Settings } from './store.js';
+import type { Revision } from './store.js';
 import type { Template } from './template-store.js';
 
 /*
@@ -54,7 +55,7 @@ export async function openRedisBins(url: string, options: { prefix?: string } = 
     head: (bin) =>
       guarded(async () => {
         const fields = await client.hGetAll(key.head(bin));
-        return Object.keys(fields).length === 0 ? undefined : toHead(fields);
+        return Object.keys(fields).length === 0 ? undefined : toHead(fields, 'created');
       }),
     read: (bin, rev) =>
       guarded(async () => {
@@ -63,7 +64,7 @@ export async function openRedisBins(url: string, options: { prefix?: string } = 
           | null;
         if (!reply) return undefined;
         const revision = reply[1] && reply[1].length > 0 ? toRevision(pairs(reply[1])) : undefined;
-        return { head: toHead(pairs(reply[0])), ...(revision ? { revision } : {}) };
+        return { head: toHead(pairs(reply[0]), 'created'), ...(revision ? { revision } : {}) };
       }),
     revision: (bin, rev) =>
       guarded(async () => {
@@ -143,7 +144,7 @@ export async function openRedisBins(url: string, options: { prefix?: string } = 
           bins.forEach((bin, i) => {
             const reply = replies[i] as [string[], (string | string[])[]] | null;
             if (!reply) return; // deleted since the scan saw it
-            heads.set(bin, toHead(pairs(reply[0])));
+            heads.set(bin, toHead(pairs(reply[0]), 'created'));
             const list: (Revision & { rev: number })[] = [];
             for (let j = 0; j < reply[1].length; j += 2) {
               list.push({ ...toRevision(pairs(reply[1][j + 1] as string[])), rev: Number(reply[1][j]) });
@@ -214,27 +215,6 @@ function pairs(flat: string[]): Record<string, string> {
   const record: Record<string, string> = {};
   for (let i = 0; i < flat.length; i += 2) record[flat[i]!] = flat[i + 1]!;
   return record;
-}
-
-function toHead(fields: Record<string, string>): Head {
-  return {
-    latest: Number(fields.latest),
-    next: Number(fields.next),
-    created: String(fields.created),
-    updated: String(fields.updated),
-    summary: String(fields.summary),
-    folded: String(fields.folded),
-  };
-}
-
-function toRevision(fields: Record<string, string>): Revision {
-  return {
-    html: String(fields.html),
-    javascript: String(fields.javascript),
-    css: String(fields.css),
-    settings: JSON.parse(String(fields.settings)) as Settings,
-    created: String(fields.created),
-  };
 }
 
 /** `text` matched literally by a SCAN pattern. */

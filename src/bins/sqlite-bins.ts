@@ -1,11 +1,7 @@
-import type { Row } from '../store/sqlite.js';
 import { openSqliteDb, type SqliteDb } from '../store/sqlite-db.js';
 import type { BinEngine, Head, TemplateRecord } from './bin-engine.js';
+import { HEAD_COLUMNS as HEAD, REVISION_COLUMNS as REVISION, revisionsByBin, toBinRow, toHead, toRevision } from './bin-rows.js';
 import { MOVED, prepareBinTables } from './sqlite-bins-schema.js';
-import type { Revision, Settings } from './store.js';
-
-const HEAD = 'h.latest, h.next, h.created AS head_created, h.updated, h.summary, h.folded';
-const REVISION = 'r.html, r.javascript, r.css, r.settings, r.created';
 
 /**
  * The bins on SQLite (sqlite-bins-schema.ts), through a connection of our own beside Keyv's (which
@@ -72,14 +68,8 @@ export async function openSqliteBins(file: string, template: TemplateRecord): Pr
     async everything() {
       const heads = new Map<string, Head>();
       for (const row of await db.query(`SELECT h.bin, ${HEAD} FROM bin_heads h`)) heads.set(String(row.bin), toHead(row));
-      const revisions = new Map<string, (Revision & { rev: number })[]>();
-      for (const row of await db.query(`SELECT r.bin, r.rev, ${REVISION} FROM bin_revisions r ORDER BY r.bin, r.rev DESC`)) {
-        const bin = String(row.bin);
-        const list = revisions.get(bin) ?? [];
-        list.push({ ...toRevision(row), rev: Number(row.rev) });
-        revisions.set(bin, list);
-      }
-      return { heads, revisions };
+      const rows = await db.query(`SELECT r.bin, r.rev, ${REVISION} FROM bin_revisions r ORDER BY r.bin, r.rev DESC`);
+      return { heads, revisions: revisionsByBin(rows) };
     },
     page: async ({ q = '', offset, limit }) => {
       const filter = q ? [q.toLowerCase()] : [];
@@ -88,13 +78,7 @@ export async function openSqliteBins(file: string, template: TemplateRecord): Pr
       const [count] = await statement.count.all(...filter);
       return {
         total: Number(count?.total ?? 0),
-        rows: rows.map((row) => ({
-          bin: String(row.bin),
-          latest: Number(row.latest),
-          revisionCount: Number(row.revisionCount),
-          updated: String(row.updated),
-          summary: String(row.summary),
-        })),
+        rows: rows.map(toBinRow),
       };
     },
     template,
@@ -122,33 +106,12 @@ function pageStatements(prepare: SqliteDb['prepare']) {
   // The page's ids come from the covering index alone (the rows skipped to reach it are never read);
   // CROSS JOIN keeps SQLite from scanning every head instead.
   const rows = (param: string) => `SELECT l.bin, l.updated, l.latest, l.summary,
-      (SELECT count(*) FROM bin_revisions r WHERE r.bin = l.bin) AS revisionCount
+      (SELECT count(*) FROM bin_revisions r WHERE r.bin = l.bin) AS revision_count
     FROM (SELECT bin ${matching(param)} ORDER BY updated DESC, bin DESC LIMIT ?1 OFFSET ?2) page
     CROSS JOIN bin_heads l ON l.bin = page.bin
     ORDER BY l.updated DESC, l.bin DESC`;
   return {
     all: { rows: prepare(rows('')), count: prepare(`SELECT count(*) AS total ${matching('')}`) },
     filtered: { rows: prepare(rows('?3')), count: prepare(`SELECT count(*) AS total ${matching('?1')}`) },
-  };
-}
-
-function toHead(row: Row): Head {
-  return {
-    latest: Number(row.latest),
-    next: Number(row.next),
-    created: String(row.head_created),
-    updated: String(row.updated),
-    summary: String(row.summary),
-    folded: String(row.folded),
-  };
-}
-
-function toRevision(row: Row): Revision {
-  return {
-    html: String(row.html),
-    javascript: String(row.javascript),
-    css: String(row.css),
-    settings: JSON.parse(String(row.settings)) as Settings,
-    created: String(row.created),
   };
 }
