@@ -24,14 +24,18 @@ export function toHead(row: Row, created = 'head_created'): Head {
   };
 }
 
-export function toRevision(row: Row): Revision {
+/** The panels and settings of a revision's or the template's row. */
+export function toPanels(row: Row): Omit<Revision, 'created'> {
   return {
     html: String(row.html),
     javascript: String(row.javascript),
     css: String(row.css),
     settings: JSON.parse(String(row.settings)) as Settings,
-    created: String(row.created),
   };
+}
+
+export function toRevision(row: Row): Revision {
+  return { ...toPanels(row), created: String(row.created) };
 }
 
 /** A list page's row: the head's columns and `revision_count`. */

@@ -2,9 +2,8 @@ import type { Row } from '../store/postgres.js';
 import { openPostgresEngine } from '../store/postgres-feeds.js';
 import { readBinChange } from './bin-changes.js';
 import type { BinEngine, Change, Head } from './bin-engine.js';
-import { HEAD_COLUMNS as HEAD, REVISION_COLUMNS as REVISION, revisionsByBin, toBinRow, toHead, toRevision } from './bin-rows.js';
+import { HEAD_COLUMNS as HEAD, REVISION_COLUMNS as REVISION, revisionsByBin, toBinRow, toHead, toPanels, toRevision } from './bin-rows.js';
 import { BIN_TABLES } from './postgres-bins-schema.js';
-import type { Settings } from './store.js';
 import type { Template } from './template-store.js';
 
 /** The channel every instance on a database notifies its bin writes on. */
@@ -153,11 +152,5 @@ export async function openPostgresBins(url: string): Promise<BinEngine> {
 }
 
 function toTemplate(row: Row): Template {
-  return {
-    html: String(row.html),
-    javascript: String(row.javascript),
-    css: String(row.css),
-    settings: JSON.parse(String(row.settings)) as Settings,
-    updated: String(row.updated),
-  };
+  return { ...toPanels(row), updated: String(row.updated) };
 }
