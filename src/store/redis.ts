@@ -102,12 +102,30 @@ export function isUnavailable(err: unknown): boolean {
   return err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === 'string';
 }
 
-/** Runs `work`, its "cannot reach Redis" failures turned into StoreUnavailable (a 503); others pass. */
-export async function unavailableOnFailure<T>(work: () => Promise<T>): Promise<T> {
+/**
+ * How long a command may go unanswered before Redis counts as unavailable: a server that holds the
+ * connection open but stops answering (paused, swapping, a long script) fails the request with a 503
+ * rather than holding it until TCP gives up, as PostgreSQL's query timeout does. The client's own
+ * command timeout cannot do this: it stops counting once the command is written.
+ */
+export const REPLY_TIMEOUT_MS = 15_000;
+
+/**
+ * Runs `work`, its "cannot reach Redis" failures, and no answer within `timeoutMs`, turned into
+ * StoreUnavailable (a 503); others pass. A command that times out may still be applied later, as one
+ * whose answer a dropped connection lost: it was never acknowledged.
+ */
+export async function unavailableOnFailure<T>(work: () => Promise<T>, timeoutMs = REPLY_TIMEOUT_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new StoreUnavailable(new Error(`Redis did not answer within ${timeoutMs} ms`))), timeoutMs);
+  });
   try {
-    return await work();
+    return await Promise.race([work(), deadline]);
   } catch (err) {
-    throw isUnavailable(err) ? new StoreUnavailable(err) : err;
+    throw err instanceof StoreUnavailable || !isUnavailable(err) ? err : new StoreUnavailable(err);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
