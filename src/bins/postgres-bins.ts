@@ -30,8 +30,9 @@ const CLAIM = `WITH head AS (INSERT INTO bin_heads (bin, latest, next, updated, 
  * twice), and notifies the others in that statement (delivered at commit). Statements are prepared
  * once per connection. A connection failure rejects with StoreUnavailable.
  */
-export async function openPostgresBins(url: string): Promise<BinEngine> {
+export async function openPostgresBins(url: string, pool?: number): Promise<BinEngine> {
   const { db, notice, ...feeds } = await openPostgresEngine<Change>(url, {
+    pool,
     schema: BIN_TABLES,
     changes: { channel: BIN_CHANNEL, read: readBinChange },
     live: { channel: 'snippetkit_bins_live', table: 'bin_relay' },

@@ -44,8 +44,9 @@ const LOCK_COUNTERS = 'SELECT name FROM mock_stats WHERE name = ANY($1::text[]) 
  * (delivered at commit). Statements are prepared once per connection. A connection failure rejects
  * with StoreUnavailable.
  */
-export async function openPostgresMocks(url: string): Promise<MockEngine & { relay: Relay }> {
+export async function openPostgresMocks(url: string, pool?: number): Promise<MockEngine & { relay: Relay }> {
   const { db, notice, ...feeds } = await openPostgresEngine<MockChange>(url, {
+    pool,
     schema: MOCK_TABLES,
     changes: { channel: MOCK_CHANNEL, read: readMockChange },
     live: { channel: 'snippetkit_mocks_live', table: 'mock_relay' },

@@ -106,7 +106,7 @@ export async function openMockStore(file: string, options: Partial<MockStoreOpti
 /** Opens the mocks on a shared store (PostgreSQL, Redis) named by URL (store/shared-engine.ts). */
 export async function openSharedMockStore(url: string, options: Partial<MockStoreOptions> = {}): Promise<MockStore> {
   const engine = await openSharedEngine<MockEngine>(url, {
-    postgres: async (target) => (await import('./postgres-mocks.js')).openPostgresMocks(target),
+    postgres: async (target, pool) => (await import('./postgres-mocks.js')).openPostgresMocks(target, pool),
     redis: async (target, prefix) => (await import('./redis-mocks.js')).openRedisMocks(target, { prefix }),
   });
   return storeOver(engine, options);

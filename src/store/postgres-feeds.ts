@@ -27,14 +27,14 @@ export async function openPostgresFeeds<C>(url: string, db: PostgresDb, options:
 }
 
 /**
- * What an engine on PostgreSQL starts from: the pool, its schema part ready, and its feeds listening
+ * What an engine on PostgreSQL starts from: the pool (`pool` connections at most), its schema part ready, and its feeds listening
  * (openEngineFeeds: with `notice`). Closes the pool if a step fails.
  */
 export async function openPostgresEngine<C extends object>(
   url: string,
-  options: { schema: PostgresSchemaPart } & Omit<FeedOptions<C>, 'self'>,
+  options: { schema: PostgresSchemaPart; pool?: number | undefined } & Omit<FeedOptions<C>, 'self'>,
 ): Promise<Feeds<C> & { db: PostgresDb; notice(change: C): string }> {
-  const db = openPostgres(url);
+  const db = openPostgres(url, options.pool);
   const feeds = await openEngineFeeds<C>(() => db.close(), async (self) => {
     await preparePostgresPart(db, options.schema);
     return openPostgresFeeds(url, db, { self, changes: options.changes, live: options.live });

@@ -41,17 +41,20 @@ export const connectionConfig = (url: string): pg.ClientConfig => ({
   query_timeout: QUERY_TIMEOUT_MS,
 });
 
+/** Pooled connections per instance unless the store URL says (`?pool=`): node-postgres's own default. */
+export const DEFAULT_POOL = 10;
+
 /** How long one statement may go unanswered before the store counts as unavailable. */
 export const QUERY_TIMEOUT_MS = 15_000;
 
 /**
- * Opens a pool on `url` (connections are made on first use). A connection the server drops is
+ * Opens a pool of up to `size` connections on `url` (made on first use). A connection the server drops is
  * discarded and the next statement opens another, so the pool outlives a server restart; pg emits
  * such a drop as an 'error' event, which would crash the process without a listener, hence ours on
  * the pool (idle connections) and on each connection (one checked out).
  */
-export function openPostgres(url: string): PostgresDb {
-  const pool = new pg.Pool(connectionConfig(url));
+export function openPostgres(url: string, size = DEFAULT_POOL): PostgresDb {
+  const pool = new pg.Pool({ ...connectionConfig(url), max: size });
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
 

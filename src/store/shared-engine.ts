@@ -4,7 +4,7 @@ import { StoreUnavailable } from './unavailable.js';
 
 /** How a server opens its engine on each shared store; each is imported only when its store is used. */
 export type EngineOpeners<E> = {
-  postgres(url: string): Promise<E>;
+  postgres(url: string, pool: number | undefined): Promise<E>;
   redis(url: string, prefix: string | undefined): Promise<E>;
 };
 
@@ -17,7 +17,7 @@ export async function openSharedEngine<E>(url: string, open: EngineOpeners<E>): 
   const target = parseStoreUrl(url);
   if (!target) throw new DataFileError(`${withoutPassword(url)} is not a store URL (postgres://… or redis://…)`);
   try {
-    return target.kind === 'postgres' ? await open.postgres(target.url) : await open.redis(target.url, target.prefix);
+    return target.kind === 'postgres' ? await open.postgres(target.url, target.pool) : await open.redis(target.url, target.prefix);
   } catch (err) {
     if (err instanceof StoreUnavailable) {
       throw new DataFileError(`cannot reach the store at ${withoutPassword(url)}: ${reasonOf(err)}`);

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import pg from 'pg';
 import { runCli, startServerProcess } from '../helpers/cli.js';
 import { freshDatabase, freshRedisPrefix, sharedRedis } from '../helpers/services.js';
 import { tempDir } from '../helpers/temp.js';
@@ -33,6 +34,16 @@ for (const [command, what, variable] of [
         2,
         'snippetkit: --store mysql://db/x (flag) is not a postgres://, postgresql://, redis:// or rediss:// URL',
       ]);
+    });
+
+    it('refuses a pool size that is not a whole number from 1 to 1000, as a usage error', async () => {
+      for (const pool of ['0', '1001', '2.5', 'many', '']) {
+        const result = await runCli([command, '--store', `postgres://db/x?pool=${pool}`]);
+        expect([result.code, result.stderr.trim()], pool).to.deep.equal([
+          2,
+          `snippetkit: --store postgres://db/x?pool=${pool} (flag) is not a PostgreSQL URL whose pool= is a whole number of connections from 1 to 1000`,
+        ]);
+      }
     });
 
     it('refuses --data beside a store, naming where each came from', async () => {
@@ -90,6 +101,47 @@ describe('serve-bins --store', function () {
       }
     });
   }
+});
+
+describe('serve-bins --store postgres://…?pool=N', function () {
+  this.timeout(60_000);
+
+  /** The connections open on the database of `url` but the asker's own. */
+  async function connections(url: string): Promise<number> {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows } = await client.query(
+        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      );
+      return Number(rows[0].n);
+    } finally {
+      await client.end();
+    }
+  }
+
+  /** Starts serve-bins on `store`, makes 60 saves at once, and counts the instance's connections. */
+  async function connectionsAfterBurst(store: string, database: string): Promise<number> {
+    const server = await startServerProcess(['serve-bins', '--port', '0', '--store', store], OPEN);
+    try {
+      const saves = await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          fetch(`${server.url}/api/save`, { method: 'POST', body: new URLSearchParams({ html: `<p>${i}</p>` }) }),
+        ),
+      );
+      expect(saves.map((res) => res.status)).to.deep.equal(saves.map(() => 200));
+      return await connections(database);
+    } finally {
+      await server.stop();
+    }
+  }
+
+  it('holds at most N pooled connections and its listening one, however many requests wait', async () => {
+    const database = await freshDatabase();
+    expect(await connectionsAfterBurst(`${database}?pool=2`, database)).to.be.within(1, 3);
+    // The default pool opens more under the same burst, so the bound above is the setting's doing.
+    expect(await connectionsAfterBurst(database, database)).to.be.above(3);
+  });
 });
 
 describe('serve-mocks --store', function () {
