@@ -186,7 +186,10 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
   const { relay } = engine;
   const sharedListeners: ((name: string, entry: LoggedRequest) => void)[] = [];
   relay?.subscribe((message) => {
-    for (const { name, hits, entries } of (JSON.parse(message) as SharedBatch).served) {
+    const batch = JSON.parse(message) as SharedBatch;
+    // A log cleared on another instance: the store's copy is empty already, so is this one now.
+    for (const name of batch.cleared ?? []) endpoints.get(name)?.stats.requests.clear();
+    for (const { name, hits, entries } of batch.served) {
       const endpoint = endpoints.get(name);
       // Not (yet) known here: its record's notice comes on another channel; the store counts it anyway.
       if (!endpoint) continue;
@@ -230,6 +233,12 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
       const endpoint = endpoints.get(name);
       if (!endpoint) return false;
       await journal.clear(name, endpoint.stats);
+      if (relay) {
+        // Requests from before the clear that have not gone out yet would bring entries back elsewhere.
+        const pending = outgoing.get(name);
+        if (pending) pending.entries = [];
+        relay.publish(JSON.stringify({ served: [], cleared: [name] } satisfies SharedBatch));
+      }
       return true;
     },
     share(name, entry) {
@@ -270,7 +279,8 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
 const SHARE_MS = 20;
 
 /** Requests served, as relayed to the other instances: per endpoint, how many and the newest entries. */
-type SharedBatch = { served: { name: string; hits: number; entries: LoggedRequest[] }[] };
+/** What an instance tells the others: requests it served, per endpoint, and logs it was asked to clear. */
+type SharedBatch = { served: { name: string; hits: number; entries: LoggedRequest[] }[]; cleared?: string[] };
 
 function toEndpoint(record: StoredMock, stats: EndpointStats, source?: string): Endpoint {
   const endpoint: Endpoint = { record, body: Buffer.from(record.json ?? record.body ?? '', 'utf8'), stats };

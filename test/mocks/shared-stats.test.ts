@@ -98,6 +98,25 @@ for (const kind of MOCK_ENGINES) {
       expect((await logged(b)).map((entry) => entry.url)).to.deep.equal(['/endpoint/hook?n=1']);
     });
 
+    it("empties B's log when A's is cleared, and does not bring back requests A served before the clear", async function () {
+      if (!each.space.shared) this.skip();
+      const [a, b] = [await open(), await open()];
+      await addHook(a);
+      await until(async () => (await fetch(`${b.url}/api/endpoint/hook`)).status === 200);
+      for (const n of [1, 2]) await call(a, n);
+      await call(b, 3);
+      await until(async () => (await logged(b)).length === 3 && (await logged(a)).length === 3);
+      await call(a, 4); // still on its way to B, perhaps, as the log is cleared
+      expect((await fetch(`${a.url}/api/endpoint/hook/requests`, { method: 'DELETE' })).status).to.equal(200);
+      await until(async () => (await logged(b)).length === 0);
+      await call(a, 5);
+      await until(async () => (await logged(b)).length === 1);
+      expect((await logged(b)).map((entry) => entry.url)).to.deep.equal(['/endpoint/hook?n=5']);
+      // Hits are not part of the log: every request still counts, on both.
+      await until(async () => (await info(b)).hits === 5);
+      expect((await info(a)).hits).to.equal(5);
+    });
+
     it('holds each request once in the store when both instances have saved', async function () {
       if (!each.space.shared) this.skip();
       const [a, b] = [await open(), await open()];
