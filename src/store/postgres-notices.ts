@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { connectionConfig } from './postgres.js';
+import { connectionConfig, QUERY_TIMEOUT_MS } from './postgres.js';
 import { StoreUnavailable } from './unavailable.js';
 
 export type NoticeOptions = {
@@ -8,19 +8,28 @@ export type NoticeOptions = {
   channels: Record<string, (payload: string) => void>;
   /** false when the connection dropped (notices may be missed until true: it listens again). */
   onState(listening: boolean): void;
+  /** How often the listening connection is asked `SELECT 1`, and how long it has to answer (tests shorten them). */
+  heartbeat?: { everyMs: number; timeoutMs: number };
 };
 
 export type NoticeListener = { close(): Promise<void> };
 
 const FIRST_RETRY_MS = 100;
 const LAST_RETRY_MS = 2000;
+/**
+ * A listening connection only ever reads, so one that went away without a word (a NAT or firewall that
+ * forgot it, a host gone) would never error and the instance would keep serving what it kept, stale.
+ * Asking it something now and then finds that out, and keeps such middle boxes from forgetting it.
+ */
+const HEARTBEAT = { everyMs: 5_000, timeoutMs: QUERY_TIMEOUT_MS };
 
 /**
  * LISTENs on the channels on one connection of its own (a pooled one would not stay): PostgreSQL
  * wakes every listening connection at each notice, so an instance holds one. Resolves once it
  * listens, or rejects with StoreUnavailable if it cannot connect at first; after that, a dropped
  * connection is reopened (100 ms, doubling to 2 s between attempts) until it listens again, for as
- * long as it is not closed. Nothing it meets throws: a pg client's unheard 'error' would end the process.
+ * long as it is not closed; so is one that does not answer a heartbeat in time. Nothing it meets throws:
+ * a pg client's unheard 'error' would end the process.
  */
 export async function listenForNotices(options: NoticeOptions): Promise<NoticeListener> {
   let closed = false;
@@ -28,6 +37,7 @@ export async function listenForNotices(options: NoticeOptions): Promise<NoticeLi
   let attempt: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let delay = FIRST_RETRY_MS;
+  const heartbeat = options.heartbeat ?? HEARTBEAT;
 
   function lost(client: pg.Client): void {
     client.end().catch(() => {});
@@ -55,7 +65,8 @@ export async function listenForNotices(options: NoticeOptions): Promise<NoticeLi
   }
 
   async function listen(): Promise<void> {
-    const client = new pg.Client(connectionConfig(options.url));
+    // Its statements (LISTEN, the heartbeat) time out as the heartbeat says.
+    const client = new pg.Client({ ...connectionConfig(options.url), query_timeout: heartbeat.timeoutMs });
     client.on('error', () => lost(client));
     client.on('end', () => lost(client));
     client.on('notification', (notice) => {
@@ -76,10 +87,20 @@ export async function listenForNotices(options: NoticeOptions): Promise<NoticeLi
   }
 
   await listen();
+  let beat: Promise<unknown> | undefined;
+  const beating = setInterval(() => {
+    const client = current;
+    if (!client || beat) return; // one at a time: a slow answer is not asked again meanwhile
+    beat = client
+      .query('SELECT 1')
+      .catch(() => lost(client))
+      .finally(() => (beat = undefined));
+  }, heartbeat.everyMs).unref();
   return {
     async close() {
       closed = true;
       clearTimeout(timer);
+      clearInterval(beating);
       await attempt?.catch(() => {});
       const client = current;
       current = undefined;

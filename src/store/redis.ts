@@ -132,27 +132,26 @@ export async function unavailableOnFailure<T>(work: () => Promise<T>, timeoutMs 
 export type RedisSubscriber = { close(): Promise<void> };
 
 /**
+ * How often a subscribed connection is sent PING, and how long it has to answer. A subscribed
+ * connection only ever reads, so one that went away without a word (a NAT or firewall that forgot it,
+ * a host gone) would never fail and the instance would keep serving what it kept, stale.
+ */
+const HEARTBEAT = { everyMs: 5_000, timeoutMs: REPLY_TIMEOUT_MS };
+const LAST_RETRY_MS = 2_000;
+
+/**
  * Listens on the channels on one connection of its own (a subscribed connection runs no other
  * command), each channel's messages to its handler. `onState(false)` when that connection drops
  * (messages published meanwhile are lost), `onState(true)` once it is subscribed again; it reconnects
- * as openRedisClient's clients do. Resolves once subscribed.
+ * as openRedisClient's clients do. One that does not answer a heartbeat in time is closed and replaced
+ * (100 ms, doubling to 2 s between attempts). Resolves once subscribed.
  */
 export async function openRedisSubscriber(
   url: string,
   channels: Record<string, (text: string) => void>,
   onState: (listening: boolean) => void,
+  heartbeat = HEARTBEAT,
 ): Promise<RedisSubscriber> {
-  const client = await openRedisClient(url, {});
-  for (const [channel, onPayload] of Object.entries(channels)) {
-    await unavailableOnFailure(() =>
-      client.subscribe(channel, (message) => {
-        // A listener's failure must not reach the client: it would throw inside its reply parser.
-        try {
-          onPayload(message);
-        } catch {}
-      }),
-    );
-  }
   let listening = true;
   const tell = (now: boolean) => {
     if (listening === now) return;
@@ -161,12 +160,62 @@ export async function openRedisSubscriber(
       onState(now);
     } catch {}
   };
-  // 'reconnecting' follows every drop; 'ready' comes after the client has subscribed again.
-  client.on('reconnecting', () => tell(false));
-  client.on('ready', () => tell(true));
+  const subscribed = async () => {
+    const client = await openRedisClient(url, {});
+    try {
+      for (const [channel, onPayload] of Object.entries(channels)) {
+        await unavailableOnFailure(
+          () =>
+            client.subscribe(channel, (message) => {
+              // A listener's failure must not reach the client: it would throw inside its reply parser.
+              try {
+                onPayload(message);
+              } catch {}
+            }),
+          heartbeat.timeoutMs,
+        );
+      }
+    } catch (err) {
+      client.destroy();
+      throw err;
+    }
+    // 'reconnecting' follows every drop; 'ready' comes after the client has subscribed again.
+    client.on('reconnecting', () => tell(false));
+    client.on('ready', () => tell(true));
+    return client;
+  };
+
+  let closed = false;
+  let client: RedisClient<{}> | undefined = await subscribed();
+  let beat: Promise<unknown> | undefined;
+  const replace = async (stale: RedisClient<{}>) => {
+    tell(false);
+    stale.removeAllListeners('ready');
+    stale.destroy();
+    client = undefined;
+    for (let delay = 100; !closed; delay = Math.min(delay * 2, LAST_RETRY_MS)) {
+      try {
+        const fresh = await subscribed();
+        if (closed) return fresh.destroy();
+        client = fresh;
+        return tell(true);
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  };
+  const beating = setInterval(() => {
+    const current = client;
+    if (!current?.isReady || beat) return; // one at a time; a reconnecting client is the client's to bring back
+    beat = unavailableOnFailure(() => current.ping(), heartbeat.timeoutMs)
+      .catch(() => replace(current))
+      .finally(() => (beat = undefined));
+  }, heartbeat.everyMs).unref();
   return {
     async close() {
-      if (client.isOpen) client.destroy();
+      closed = true;
+      clearInterval(beating);
+      if (client?.isOpen) client.destroy();
     },
   };
 }

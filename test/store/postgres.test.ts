@@ -4,7 +4,8 @@ import { isConnectionFailure, openPostgres } from '../../src/store/postgres.js';
 import { withoutPassword } from '../../src/store/store-url.js';
 import { listenForNotices } from '../../src/store/postgres-notices.js';
 import { StoreUnavailable } from '../../src/store/unavailable.js';
-import { freshDatabase } from '../helpers/services.js';
+import pg from 'pg';
+import { freshDatabase, startPostgres, type PostgresServer } from '../helpers/services.js';
 
 /** A port nothing listens on (it was free a moment ago). */
 async function closedPort(): Promise<number> {
@@ -65,6 +66,64 @@ describe('PostgreSQL connections', () => {
     const url = `postgres://postgres@127.0.0.1:${await closedPort()}/postgres`;
     const err = await failure(listenForNotices({ url, channels: { c: () => {} }, onState: () => {} }));
     expect(err).to.be.instanceOf(StoreUnavailable);
+  });
+
+  describe('a listening connection that stops answering', function () {
+    this.timeout(30_000);
+    let server: PostgresServer;
+    before(async () => {
+      server = await startPostgres();
+    });
+    after(() => server.remove());
+
+    it('is found by the heartbeat, reported as not listening, and replaced by one that hears notices', async () => {
+      const url = server.url;
+      const states: boolean[] = [];
+      const heard: string[] = [];
+      let noticeHeard = () => {};
+      let stateChanged = () => {};
+      const nextState = () => new Promise<void>((resolve) => (stateChanged = resolve));
+      const listener = await listenForNotices({
+        url,
+        channels: {
+          beat: (payload) => {
+            heard.push(payload);
+            noticeHeard();
+          },
+        },
+        onState: (listening) => {
+          states.push(listening);
+          stateChanged();
+        },
+        heartbeat: { everyMs: 100, timeoutMs: 1_000 },
+      });
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      let stopped: number | undefined;
+      try {
+        const { rows } = await admin.query(
+          "SELECT pid FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
+        );
+        expect(rows).to.have.length(1);
+        stopped = Number(rows[0].pid);
+        // The backend keeps its socket open and answers nothing: what a connection a NAT forgot looks like.
+        let change = nextState();
+        process.kill(stopped, 'SIGSTOP');
+        await change;
+        expect(states).to.deep.equal([false]);
+        change = nextState();
+        await change;
+        expect(states).to.deep.equal([false, true]);
+        const notice = new Promise<void>((resolve) => (noticeHeard = resolve));
+        await admin.query("SELECT pg_notify('beat', 'after')");
+        await notice;
+        expect(heard).to.deep.equal(['after']);
+      } finally {
+        if (stopped !== undefined) process.kill(stopped, 'SIGCONT');
+        await admin.end();
+        await listener.close();
+      }
+    });
   });
 
   const failures: [string, object, boolean][] = [

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createClient } from '@redis/client';
-import { openRedisClient, unavailableOnFailure, type RedisClient } from '../../src/store/redis.js';
+import { openRedisClient, openRedisSubscriber, unavailableOnFailure, type RedisClient } from '../../src/store/redis.js';
 import { StoreUnavailable } from '../../src/store/unavailable.js';
 import { startRedis, type RedisServer } from '../helpers/services.js';
 
@@ -39,6 +39,36 @@ describe('Redis commands that get no answer', function () {
     expect(waited).to.be.at.least(290).and.below(2_500);
     // The held command is answered when the pause ends; the connection was never dropped.
     expect(await unavailableOnFailure(() => client.get('paused'))).to.equal('before');
+  });
+
+  it('on a subscribed connection, are found by the heartbeat: it is replaced by one that hears messages', async () => {
+    const states: boolean[] = [];
+    let stateChanged = () => {};
+    const nextState = () => new Promise<void>((resolve) => (stateChanged = resolve));
+    let heard = (_message: string) => {};
+    const subscriber = await openRedisSubscriber(
+      server.url,
+      { beat: (message) => heard(message) },
+      (listening) => {
+        states.push(listening);
+        stateChanged();
+      },
+      { everyMs: 100, timeoutMs: 500 },
+    );
+    try {
+      let change = nextState();
+      await pause(2_000);
+      await change;
+      expect(states).to.deep.equal([false]);
+      change = nextState();
+      await change; // subscribed again once Redis answers
+      expect(states).to.deep.equal([false, true]);
+      const message = new Promise<string>((resolve) => (heard = resolve));
+      await client.publish('beat', 'after');
+      expect(await message).to.equal('after');
+    } finally {
+      await subscriber.close();
+    }
   });
 
   it('pass a command error through as it is', async () => {
