@@ -1,4 +1,5 @@
 import type { KeyQueue } from '../store/key-queue.js';
+import { retrying } from '../store/retry.js';
 import type { Logger } from '../server/logger.js';
 import type { Collections } from './collection-state.js';
 import type { MockEngine } from './mock-engine.js';
@@ -64,27 +65,22 @@ export function followChanges(engine: MockEngine, parts: FollowedParts): void {
     await journal.reload([...endpoints].map(([name, endpoint]) => [name, endpoint.stats]));
   };
 
-  // Reads every record again until the store answers (100 ms, doubling to 2 s), while the channel
-  // listens; one reading at a time, and one more after it if asked for meanwhile.
+  // Reads every record again until the store answers (retrying), while the channel listens; one
+  // reading at a time, and one more after it if asked for meanwhile.
   let listening = true;
   let reading: Promise<void> | undefined;
   let again = false;
+  const failed = (err: unknown) =>
+    logger.error(`cannot read the endpoints again after the store came back (retrying): ${(err as Error).message}`);
   const readAll = () => {
     if (reading) {
       again = true;
       return;
     }
     reading = (async () => {
-      for (let delay = 100; listening; delay = Math.min(delay * 2, 2000)) {
+      do {
         again = false;
-        try {
-          await readOnce();
-          if (!again) return;
-        } catch (err) {
-          logger.error(`cannot read the endpoints again after the store came back (retrying): ${(err as Error).message}`);
-          await new Promise((resolve) => setTimeout(resolve, delay).unref());
-        }
-      }
+      } while ((await retrying(readOnce, () => listening, failed)) && again);
     })().finally(() => {
       reading = undefined;
     });

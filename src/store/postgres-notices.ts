@@ -1,5 +1,7 @@
 import pg from 'pg';
+import { HEARTBEAT_MS, keepAsking } from './heartbeat.js';
 import { connectionConfig, QUERY_TIMEOUT_MS } from './postgres.js';
+import { retryDelay } from './retry.js';
 import { StoreUnavailable } from './unavailable.js';
 
 export type NoticeOptions = {
@@ -14,21 +16,14 @@ export type NoticeOptions = {
 
 export type NoticeListener = { close(): Promise<void> };
 
-const FIRST_RETRY_MS = 100;
-const LAST_RETRY_MS = 2000;
-/**
- * A listening connection only ever reads, so one that went away without a word (a NAT or firewall that
- * forgot it, a host gone) would never error and the instance would keep serving what it kept, stale.
- * Asking it something now and then finds that out, and keeps such middle boxes from forgetting it.
- */
-const HEARTBEAT = { everyMs: 5_000, timeoutMs: QUERY_TIMEOUT_MS };
+const HEARTBEAT = { everyMs: HEARTBEAT_MS, timeoutMs: QUERY_TIMEOUT_MS };
 
 /**
  * LISTENs on the channels on one connection of its own (a pooled one would not stay): PostgreSQL
  * wakes every listening connection at each notice, so an instance holds one. Resolves once it
  * listens, or rejects with StoreUnavailable if it cannot connect at first; after that, a dropped
- * connection is reopened (100 ms, doubling to 2 s between attempts) until it listens again, for as
- * long as it is not closed; so is one that does not answer a heartbeat in time. Nothing it meets throws:
+ * connection is reopened (retryDelay between attempts) until it listens again, for as long as it is
+ * not closed; so is one that does not answer a heartbeat (`SELECT 1`, heartbeat.ts) in time. Nothing it meets throws:
  * a pg client's unheard 'error' would end the process.
  */
 export async function listenForNotices(options: NoticeOptions): Promise<NoticeListener> {
@@ -36,7 +31,7 @@ export async function listenForNotices(options: NoticeOptions): Promise<NoticeLi
   let current: pg.Client | undefined;
   let attempt: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
-  let delay = FIRST_RETRY_MS;
+  let retries = 0;
   const heartbeat = options.heartbeat ?? HEARTBEAT;
 
   function lost(client: pg.Client): void {
@@ -53,15 +48,15 @@ export async function listenForNotices(options: NoticeOptions): Promise<NoticeLi
       timer = undefined;
       attempt = listen().then(
         () => {
-          delay = FIRST_RETRY_MS;
+          retries = 0;
           if (!closed) options.onState(true);
         },
         () => {
-          delay = Math.min(delay * 2, LAST_RETRY_MS);
+          retries++;
           if (!closed) retry();
         },
       );
-    }, delay);
+    }, retryDelay(retries));
   }
 
   async function listen(): Promise<void> {
@@ -87,20 +82,15 @@ export async function listenForNotices(options: NoticeOptions): Promise<NoticeLi
   }
 
   await listen();
-  let beat: Promise<unknown> | undefined;
-  const beating = setInterval(() => {
+  const stopBeating = keepAsking(heartbeat.everyMs, () => {
     const client = current;
-    if (!client || beat) return; // one at a time: a slow answer is not asked again meanwhile
-    beat = client
-      .query('SELECT 1')
-      .catch(() => lost(client))
-      .finally(() => (beat = undefined));
-  }, heartbeat.everyMs).unref();
+    return client?.query('SELECT 1').catch(() => lost(client));
+  });
   return {
     async close() {
       closed = true;
       clearTimeout(timer);
-      clearInterval(beating);
+      stopBeating();
       await attempt?.catch(() => {});
       const client = current;
       current = undefined;

@@ -15,6 +15,8 @@ import {
   type RedisScripts,
 } from '@redis/client';
 import { DataFileError, reason } from './data-file.js';
+import { HEARTBEAT_MS, keepAsking } from './heartbeat.js';
+import { retryDelay, retrying } from './retry.js';
 import { withoutPassword } from './store-url.js';
 import { StoreUnavailable } from './unavailable.js';
 
@@ -50,7 +52,7 @@ export async function openRedisClient<S extends RedisScripts>(url: string, scrip
     disableOfflineQueue: true,
     socket: {
       connectTimeout: CONNECT_TIMEOUT_MS,
-      reconnectStrategy: (retries: number, cause: Error) => (connected ? Math.min(100 * 2 ** retries, 2_000) : cause),
+      reconnectStrategy: (retries: number, cause: Error) => (connected ? retryDelay(retries) : cause),
     },
   });
   // Without a listener, an 'error' event (every dropped connection emits one) ends the process.
@@ -131,20 +133,14 @@ export async function unavailableOnFailure<T>(work: () => Promise<T>, timeoutMs 
 
 export type RedisSubscriber = { close(): Promise<void> };
 
-/**
- * How often a subscribed connection is sent PING, and how long it has to answer. A subscribed
- * connection only ever reads, so one that went away without a word (a NAT or firewall that forgot it,
- * a host gone) would never fail and the instance would keep serving what it kept, stale.
- */
-const HEARTBEAT = { everyMs: 5_000, timeoutMs: REPLY_TIMEOUT_MS };
-const LAST_RETRY_MS = 2_000;
+const HEARTBEAT = { everyMs: HEARTBEAT_MS, timeoutMs: REPLY_TIMEOUT_MS };
 
 /**
  * Listens on the channels on one connection of its own (a subscribed connection runs no other
  * command), each channel's messages to its handler. `onState(false)` when that connection drops
  * (messages published meanwhile are lost), `onState(true)` once it is subscribed again; it reconnects
- * as openRedisClient's clients do. One that does not answer a heartbeat in time is closed and replaced
- * (100 ms, doubling to 2 s between attempts). Resolves once subscribed.
+ * as openRedisClient's clients do. One that does not answer a heartbeat (PING, heartbeat.ts) in time is
+ * closed and replaced (retrying). Resolves once subscribed.
  */
 export async function openRedisSubscriber(
   url: string,
@@ -187,34 +183,27 @@ export async function openRedisSubscriber(
 
   let closed = false;
   let client: RedisClient<{}> | undefined = await subscribed();
-  let beat: Promise<unknown> | undefined;
   const replace = async (stale: RedisClient<{}>) => {
     tell(false);
     stale.removeAllListeners('ready');
     stale.destroy();
     client = undefined;
-    for (let delay = 100; !closed; delay = Math.min(delay * 2, LAST_RETRY_MS)) {
-      try {
-        const fresh = await subscribed();
-        if (closed) return fresh.destroy();
-        client = fresh;
-        return tell(true);
-      } catch {
-        await new Promise((resolve) => setTimeout(resolve, delay));
-      }
-    }
+    await retrying(async () => {
+      const fresh = await subscribed();
+      if (closed) return fresh.destroy();
+      client = fresh;
+      tell(true);
+    }, () => !closed);
   };
-  const beating = setInterval(() => {
+  // A reconnecting client is the client's own to bring back: only a ready one is asked.
+  const stopBeating = keepAsking(heartbeat.everyMs, () => {
     const current = client;
-    if (!current?.isReady || beat) return; // one at a time; a reconnecting client is the client's to bring back
-    beat = unavailableOnFailure(() => current.ping(), heartbeat.timeoutMs)
-      .catch(() => replace(current))
-      .finally(() => (beat = undefined));
-  }, heartbeat.everyMs).unref();
+    return current?.isReady ? unavailableOnFailure(() => current.ping(), heartbeat.timeoutMs).catch(() => replace(current)) : undefined;
+  });
   return {
     async close() {
       closed = true;
-      clearInterval(beating);
+      stopBeating();
       if (client?.isOpen) client.destroy();
     },
   };
