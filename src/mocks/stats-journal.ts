@@ -40,6 +40,8 @@ export type StatsJournal = {
   discard(stats: EndpointStats): void;
   /** Another instance served `hits` requests of this endpoint (and saves them): counted and logged here, not saved. */
   shared(stats: EndpointStats, hits: number, entries: LoggedRequest[]): void;
+  /** Another instance cleared the endpoint's log, in the store too: this one's copy goes, with what it had not saved. */
+  clearedElsewhere(stats: EndpointStats): void;
   /**
    * Reads every counter and log again and puts them in place for `endpoints`, keeping what this
    * instance has not saved yet: requests other instances told of may have been missed.
@@ -152,6 +154,9 @@ export async function openStatsJournal(records: StatsRecords, options: StatsJour
     },
     discard(stats) {
       dropped.add(stats);
+      stats.requests.clear();
+    },
+    clearedElsewhere(stats) {
       stats.requests.clear();
     },
     drop(name, stats) {

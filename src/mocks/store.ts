@@ -187,8 +187,10 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
   const sharedListeners: ((name: string, entry: LoggedRequest) => void)[] = [];
   relay?.subscribe((message) => {
     const batch = JSON.parse(message) as SharedBatch;
-    // A log cleared on another instance: the store's copy is empty already, so is this one now.
-    for (const name of batch.cleared ?? []) endpoints.get(name)?.stats.requests.clear();
+    for (const name of batch.cleared ?? []) {
+      const endpoint = endpoints.get(name);
+      if (endpoint) journal.clearedElsewhere(endpoint.stats);
+    }
     for (const { name, hits, entries } of batch.served) {
       const endpoint = endpoints.get(name);
       // Not (yet) known here: its record's notice comes on another channel; the store counts it anyway.
@@ -278,8 +280,10 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
 /** How long requests served wait to go to the other instances together, in milliseconds. */
 const SHARE_MS = 20;
 
-/** Requests served, as relayed to the other instances: per endpoint, how many and the newest entries. */
-/** What an instance tells the others: requests it served, per endpoint, and logs it was asked to clear. */
+/**
+ * What an instance tells the others: requests it served (per endpoint, how many and the newest
+ * entries) and logs it was asked to clear.
+ */
 type SharedBatch = { served: { name: string; hits: number; entries: LoggedRequest[] }[]; cleared?: string[] };
 
 function toEndpoint(record: StoredMock, stats: EndpointStats, source?: string): Endpoint {
