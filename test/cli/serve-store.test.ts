@@ -11,6 +11,12 @@ import { tempDir } from '../helpers/temp.js';
 
 const OPEN = { SNIPPETKIT_API_ALLOWANONYMOUSREADWRITE: 'true' };
 
+/** Each shared store, and how a test gets an empty one of its own: a database, or a key prefix. */
+const FRESH_STORES = [
+  ['PostgreSQL', async () => freshDatabase()],
+  ['Redis', async () => `${await sharedRedis()}?prefix=${freshRedisPrefix()}`],
+] as const;
+
 /** A port nothing listens on. */
 function closedPort(): Promise<number> {
   return new Promise((resolve) => {
@@ -76,10 +82,7 @@ for (const [command, what, variable] of [
 describe('serve-bins --store', function () {
   this.timeout(60_000);
 
-  for (const [name, store] of [
-    ['PostgreSQL', async () => freshDatabase()],
-    ['Redis', async () => `${await sharedRedis()}?prefix=${freshRedisPrefix()}`],
-  ] as const) {
+  for (const [name, store] of FRESH_STORES) {
     it(`serves bins from ${name}, names the store in its start-up line, and keeps them across a restart`, async () => {
       const url = await store();
       const first = await startServerProcess(['serve-bins', '--port', '0', '--store', url], OPEN);
@@ -147,10 +150,7 @@ describe('serve-bins --store postgres://…?pool=N', function () {
 describe('serve-mocks --store', function () {
   this.timeout(60_000);
 
-  for (const [name, store] of [
-    ['PostgreSQL', async () => freshDatabase()],
-    ['Redis', async () => `${await sharedRedis()}?prefix=${freshRedisPrefix()}`],
-  ] as const) {
+  for (const [name, store] of FRESH_STORES) {
     it(`serves endpoints from ${name}, names the store in its start-up line, and keeps them across a restart`, async () => {
       const url = await store();
       const first = await startServerProcess(['serve-mocks', '--port', '0', '--store', url]);
