@@ -144,6 +144,9 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
   // New names being written: they count against maxEndpoints before they are in `endpoints`.
   let creating = 0;
 
+  // Other instances' writes, on a shared store.
+  const followed = followChanges(engine, { endpoints, routes, queue, journal, collections, logger: options.logger, toEndpoint, patternOf });
+
   const write = async (input: MockInput, replace: boolean): Promise<WriteResult> => {
     const { name } = input;
     const existing = endpoints.get(name);
@@ -159,6 +162,7 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
       const now = new Date().toISOString();
       const record: StoredMock = { ...input, created: existing?.record.created ?? now, updated: now };
       await engine.endpoints.put(record);
+      followed.wrote(name);
       const endpoint = toEndpoint(record, existing?.stats ?? journal.statsFor(name));
       endpoints.set(name, endpoint);
       routes.set(name, pattern, input.methods, endpoint);
@@ -180,8 +184,6 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
     toEndpoint,
     patternOf,
   });
-
-  followChanges(engine, { endpoints, routes, queue, journal, collections, logger: options.logger, toEndpoint, patternOf });
 
   const { relay } = engine;
   const sharedListeners: ((name: string, entry: LoggedRequest) => void)[] = [];
@@ -224,6 +226,7 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
         if (!endpoint) return false;
         if (endpoint.source) throw fromSourceError(name, endpoint.source);
         if (!(await engine.endpoints.delete(name))) throw new Error(`the data file did not delete endpoint '${name}'`);
+        followed.wrote(name);
         endpoints.delete(name);
         routes.remove(name);
         await journal.drop(name, endpoint.stats);

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import type { Item } from '../../src/mocks/collection-query.js';
+import type { MockEngine } from '../../src/mocks/mock-engine.js';
 import type { MockInput } from '../../src/mocks/record.js';
-import type { MockStore } from '../../src/mocks/store.js';
+import { createMockStore, DEFAULT_STORE_OPTIONS, type MockStore } from '../../src/mocks/store.js';
+import { spacePerTest } from '../helpers/engine-space.js';
 import { MOCK_ENGINES, mockStoresPerTest } from '../helpers/mock-engines.js';
 
 // Mock stores of several instances on one shared engine follow each other's endpoint records and
@@ -82,5 +84,95 @@ for (const kind of MOCK_ENGINES) {
       await eventually(async () => ids(await b.collections.read(b.get('posts')!.record)).length === 50);
       expect(ids(await b.collections.read(b.get('posts')!.record))).to.deep.equal(all);
     });
+  });
+}
+
+/**
+ * A real engine, but for three handles on its timing: the next read of every record can be held with
+ * its answer (`holdReadAll`), the store can be told its notice channel dropped and came back
+ * (`channelBack`), and the next read of the counters (the last step of reading everything again) can
+ * be awaited (`nextStatsLoad`).
+ */
+function timedEngine(engine: MockEngine) {
+  let held: { reached(): void; released: Promise<void> } | undefined;
+  let onStatsLoad: (() => void) | undefined;
+  let onState: ((listening: boolean) => void) | undefined;
+  const timed: MockEngine = {
+    ...engine,
+    endpoints: {
+      ...engine.endpoints,
+      async all() {
+        const records = await engine.endpoints.all();
+        const hold = held;
+        held = undefined;
+        if (hold) {
+          hold.reached();
+          await hold.released;
+        }
+        return records;
+      },
+    },
+    stats: {
+      ...engine.stats,
+      load(logSize) {
+        onStatsLoad?.();
+        return engine.stats.load(logSize);
+      },
+    },
+    changes: {
+      subscribe(onChange, state) {
+        onState = state;
+        engine.changes!.subscribe(onChange, state);
+      },
+    },
+  };
+  return {
+    engine: timed,
+    holdReadAll() {
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const reached = new Promise<void>((resolve) => (held = { reached: resolve, released }));
+      return { reached, release };
+    },
+    channelBack() {
+      onState!(false);
+      onState!(true);
+    },
+    nextStatsLoad: () => new Promise<void>((resolve) => (onStatsLoad = resolve)),
+  };
+}
+
+for (const kind of MOCK_ENGINES) {
+  describe(`a mock store on ${kind.name} reading every record again after its channel came back`, function () {
+    this.timeout(30_000);
+    const each = spacePerTest(kind, async (space) => {
+      const timed = timedEngine(await space.open());
+      const store = await createMockStore(timed.engine, DEFAULT_STORE_OPTIONS);
+      return { ...timed, store, close: () => store.close() };
+    });
+    beforeEach(function () {
+      if (!each.space.shared) this.skip();
+    });
+
+    for (const [who, writer] of [
+      ['another instance', 0],
+      ['this instance', 1],
+    ] as const) {
+      it(`keeps what ${who} wrote while it read, not the older copy it read`, async () => {
+        const pair = [await each.open(), await each.open()] as const;
+        const [a, b] = pair;
+        await a.store.add(endpoint('x', 1));
+        await eventually(() => b.store.get('x') !== undefined);
+        const hold = b.holdReadAll();
+        b.channelBack();
+        await hold.reached; // B has read every record: its copy of x is 1
+        await pair[writer].store.put(endpoint('x', 2));
+        await eventually(() => b.store.get('x')?.body.toString() === '2');
+        const placed = b.nextStatsLoad();
+        hold.release();
+        await placed; // every record of B's copy has been put in place; the counters come last
+        expect(b.store.get('x')?.body.toString()).to.equal('2');
+      });
+    }
   });
 }
