@@ -9,8 +9,8 @@ import { pairedP50s } from './latency-client.js';
 import { MOCK, load, log, startBareLike, startChild } from './lib.js';
 import { median, paired, versusBare, versusBase } from './rounds.js';
 
-import { RouteTable } from '../dist/mocks/routes.js';
-import { openMockStore } from '../dist/mocks/store.js';
+import { RouteTable } from '../dist/mocks/store/route-table.js';
+import { openMockStore } from '../dist/mocks/store/store.js';
 
 /** Sequential requests per server per round in the lookup rows over HTTP. */
 const LOOKUPS = 5000;

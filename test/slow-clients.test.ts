@@ -6,7 +6,7 @@ import { openBinStore, type BinStore } from '../src/bins/store.js';
 import { loadBinConfig, mergeDeep } from '../src/cli/bin-config.js';
 import type { BinConfig } from '../src/bins/config.js';
 import { createMockHandler } from '../src/mocks/app.js';
-import { openMockStore, type MockStore } from '../src/mocks/store.js';
+import { openMockStore, type MockStore } from '../src/mocks/store/store.js';
 import { listen, type RunningServer } from '../src/server/listen.js';
 import { tempDir } from './helpers/temp.js';
 

@@ -1,8 +1,8 @@
 import { rename, writeFile } from 'node:fs/promises';
-import { createFileSource, type FileSource } from '../mocks/file-source.js';
-import { dbFileParser } from '../mocks/db-file-parser.js';
-import { fileSource, type SourceLoader } from '../mocks/source-loader.js';
-import type { MockStore } from '../mocks/store.js';
+import { createFileSource, type FileSource } from '../mocks/sources/file.js';
+import { dbFileParser } from '../mocks/sources/db-file-parser.js';
+import { fileSource, type SourceLoader } from '../mocks/sources/loader.js';
+import type { MockStore } from '../mocks/store/store.js';
 import type { Logger } from '../server/logger.js';
 import { requirePath } from './flag-path.js';
 

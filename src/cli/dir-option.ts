@@ -1,6 +1,6 @@
-import { createDirSource } from '../mocks/dir-source.js';
-import type { SourceLoader } from '../mocks/source-loader.js';
-import type { MockStore } from '../mocks/store.js';
+import { createDirSource } from '../mocks/sources/dir.js';
+import type { SourceLoader } from '../mocks/sources/loader.js';
+import type { MockStore } from '../mocks/store/store.js';
 import type { Logger } from '../server/logger.js';
 import { requirePath } from './flag-path.js';
 

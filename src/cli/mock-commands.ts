@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { FAULTS } from '../mocks/record.js';
+import { FAULTS } from '../mocks/record/record.js';
 import { withClientFlags } from './client-flags.js';
 import { collect, collectMethod, parseDelay, parseRate, type MockAddFlags } from './mock-flags.js';
 import type { MockExportFlags } from './mock-export.js';

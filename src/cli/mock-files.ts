@@ -1,8 +1,8 @@
 import { stringify } from 'yaml';
-import { parseRecordText, RecordTextError, type FileFormat } from '../mocks/record-text.js';
+import { parseRecordText, RecordTextError, type FileFormat } from '../mocks/record/text.js';
 import { CliError, EXIT } from './errors.js';
 
-export { formatOf, FORMATS, type FileFormat } from '../mocks/record-text.js';
+export { formatOf, FORMATS, type FileFormat } from '../mocks/record/text.js';
 
 /**
  * Stable text, so exporting the same endpoints twice gives the same bytes: keys in the given order,

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import type { Delay, Fault } from '../mocks/record.js';
+import type { Delay, Fault } from '../mocks/record/record.js';
 
 /** What `mock add` is given besides NAME and FILE; the parsers below have checked each value. */
 export type MockAddFlags = {

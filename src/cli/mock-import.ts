@@ -7,8 +7,8 @@ import { CliError, EXIT, fileErrorReason } from './errors.js';
 import { check } from './mock-client.js';
 import { formatOf, parseRecordFile } from './mock-files.js';
 import { readText } from './read-input.js';
-import { isOpenapi } from '../mocks/openapi/is-openapi.js';
-import { dbRecords, NOT_A_DB } from '../mocks/db-file-parser.js';
+import { isOpenapi } from '../mocks/sources/openapi/is-openapi.js';
+import { dbRecords, NOT_A_DB } from '../mocks/sources/db-file-parser.js';
 
 export type MockImportFlags = { replace?: boolean; openapi?: boolean; collections?: boolean };
 
@@ -73,8 +73,8 @@ function fromDb(file: string, value: unknown): unknown[] {
 
 /** An OpenAPI document's endpoint records (docs/mock-api.md); the parser is loaded only for one. */
 async function fromOpenapi(file: string, text: string, out: { note(message: string): void }): Promise<unknown[]> {
-  const { openapiRecords } = await import('../mocks/openapi/to-records.js');
-  const { OpenapiError } = await import('../mocks/openapi/load-document.js');
+  const { openapiRecords } = await import('../mocks/sources/openapi/to-records.js');
+  const { OpenapiError } = await import('../mocks/sources/openapi/load-document.js');
   try {
     const { records, skipped } = await openapiRecords(file, text);
     for (const line of skipped) out.note(`${file}: skipped ${line}`);

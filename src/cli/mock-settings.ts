@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { DEFAULT_MOCK_CONFIG } from '../mocks/app.js';
-import { DEFAULT_MAX_LOG_BYTES } from '../mocks/log-budget.js';
-import { DEFAULT_LOG_SIZE } from '../mocks/request-log.js';
-import { DEFAULT_MAX_ENDPOINTS } from '../mocks/store.js';
+import { DEFAULT_MAX_LOG_BYTES } from '../mocks/log/budget.js';
+import { DEFAULT_LOG_SIZE } from '../mocks/log/request-log.js';
+import { DEFAULT_MAX_ENDPOINTS } from '../mocks/store/store.js';
 import {
   flagSchema,
   hostNamesSchema,
@@ -12,7 +12,7 @@ import {
   textSchema,
   wholeNumberSchema,
 } from '../server/setting-schemas.js';
-import { DEFAULT_PROXY_TIMEOUT } from '../mocks/proxy.js';
+import { DEFAULT_PROXY_TIMEOUT } from '../mocks/proxy/proxy.js';
 import { proxyTimeoutSchema, proxyUrlSchema } from './proxy-settings.js';
 import type { ServeMocksFlags } from './serve-mocks.js';
 import { storeUrlSchema } from '../store/store-url.js';

@@ -1,4 +1,4 @@
-import type { Delay } from '../mocks/record.js';
+import type { Delay } from '../mocks/record/record.js';
 import { chalk } from './output.js';
 import { safeLine, safeLines } from './terminal-text.js';
 

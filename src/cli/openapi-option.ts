@@ -1,8 +1,8 @@
-import { createFileSource, type FileSource } from '../mocks/file-source.js';
-import { OpenapiError } from '../mocks/openapi/load-document.js';
-import { openapiRecords } from '../mocks/openapi/to-records.js';
-import { RecordTextError } from '../mocks/record-text.js';
-import type { SourceLoader, SourceParser } from '../mocks/source-loader.js';
+import { createFileSource, type FileSource } from '../mocks/sources/file.js';
+import { OpenapiError } from '../mocks/sources/openapi/load-document.js';
+import { openapiRecords } from '../mocks/sources/openapi/to-records.js';
+import { RecordTextError } from '../mocks/record/text.js';
+import type { SourceLoader, SourceParser } from '../mocks/sources/loader.js';
 import type { Logger } from '../server/logger.js';
 import { requirePath } from './flag-path.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_PROXY_CONNECTIONS, type ProxySettings } from '../mocks/proxy.js';
+import { DEFAULT_PROXY_CONNECTIONS, type ProxySettings } from '../mocks/proxy/proxy.js';
 import { CliError, EXIT } from './errors.js';
 
 const PROXY_URL = 'an http or https URL such as https://api.example.com or http://localhost:3000/v1';

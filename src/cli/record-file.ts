@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RecordShape } from '../mocks/proxy-record.js';
+import type { RecordShape } from '../mocks/proxy/recorder.js';
 import { fileErrorReason } from './errors.js';
 import { formatRecords } from './mock-files.js';
 import { ensureFolder } from './out-folder.js';

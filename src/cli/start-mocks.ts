@@ -1,10 +1,10 @@
 import chalk from 'chalk';
 import { createMockHandler } from '../mocks/app.js';
-import { RequestFeed } from '../mocks/request-feed.js';
-import { createSourceLoader } from '../mocks/source-loader.js';
-import { openMockStore, openSharedMockStore, type MockStore } from '../mocks/store.js';
-import type { ProxySettings } from '../mocks/proxy.js';
-import type { RecordShape } from '../mocks/proxy-record.js';
+import { RequestFeed } from '../mocks/log/feed.js';
+import { createSourceLoader } from '../mocks/sources/loader.js';
+import { openMockStore, openSharedMockStore, type MockStore } from '../mocks/store/store.js';
+import type { ProxySettings } from '../mocks/proxy/proxy.js';
+import type { RecordShape } from '../mocks/proxy/recorder.js';
 import { defaultDataFile } from '../store/data-file.js';
 import { isLoopback } from '../server/loopback.js';
 import { consoleLogger } from './console-logger.js';

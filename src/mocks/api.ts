@@ -2,14 +2,14 @@ import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { HttpError } from '../http/errors.js';
 import { readJsonBody } from '../http/json-body.js';
-import type { ResponseRecord, StoredMock } from './record.js';
-import { patternOf, type Endpoint, type MockStore } from './store.js';
-import { checkName, parseMockInput } from './validate.js';
-import type { RequestFeed } from './request-feed.js';
-import { streamRequestEvents } from './request-events.js';
-import { addImportRoute } from './import-route.js';
+import type { ResponseRecord, StoredMock } from './record/record.js';
+import { patternOf, type Endpoint, type MockStore } from './store/store.js';
+import { checkName, parseMockInput } from './record/validate.js';
+import type { RequestFeed } from './log/feed.js';
+import { streamRequestEvents } from './api-events.js';
+import { addImportRoute } from './api-import.js';
 import type { Logger } from '../server/logger.js';
-import type { SourceProblem } from './source-loader.js';
+import type { SourceProblem } from './sources/loader.js';
 
 export type ApiOptions = {
   store: MockStore;

@@ -5,12 +5,12 @@ import { under } from '../http/under.js';
 import type { Handler } from '../server/listen.js';
 import { silentLogger, type Logger } from '../server/logger.js';
 import { apiRouter, type ApiOptions } from './api.js';
-import { RequestFeed } from './request-feed.js';
-import { createProxy, type ProxySettings } from './proxy.js';
-import { createCollectionServer } from './serve-collection.js';
-import { createEndpointServer, type ServeEndpoint } from './serve-endpoint.js';
+import { RequestFeed } from './log/feed.js';
+import { createProxy, type ProxySettings } from './proxy/proxy.js';
+import { createCollectionServer } from './serve/collection.js';
+import { createEndpointServer, type ServeEndpoint } from './serve/endpoint.js';
 import { DEFAULT_ASSETS, PAGE_BUNDLE, staticAssets } from './static.js';
-import type { MockStore } from './store.js';
+import type { MockStore } from './store/store.js';
 
 export type MockConfig = {
   /** Largest `delay` an endpoint may have, in milliseconds. */

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { recordFileParser } from '../../src/mocks/record-file-parser.js';
-import { createSourceLoader } from '../../src/mocks/source-loader.js';
+import { recordFileParser } from '../../src/mocks/sources/record-file-parser.js';
+import { createSourceLoader } from '../../src/mocks/sources/loader.js';
 import { startMockServer, type TestMockServer } from '../mocks/server.js';
 import { screenshot, usePage } from './browser.js';
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeRecordFile } from '../../src/cli/record-file.js';
-import { parseMockInput } from '../../src/mocks/validate.js';
+import { parseMockInput } from '../../src/mocks/record/validate.js';
 import { tempDir } from '../helpers/temp.js';
 import { until } from '../helpers/until.js';
 import { startMockServer } from '../mocks/server.js';

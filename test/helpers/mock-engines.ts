@@ -1,9 +1,9 @@
 import { join } from 'node:path';
-import type { MockEngine } from '../../src/mocks/mock-engine.js';
-import { openPostgresMocks } from '../../src/mocks/postgres-mocks.js';
-import { openRedisMocks } from '../../src/mocks/redis-mocks.js';
-import { openSqliteMocks } from '../../src/mocks/sqlite-mocks.js';
-import { createMockStore, DEFAULT_STORE_OPTIONS } from '../../src/mocks/store.js';
+import type { MockEngine } from '../../src/mocks/engines/engine.js';
+import { openPostgresMocks } from '../../src/mocks/engines/postgres.js';
+import { openRedisMocks } from '../../src/mocks/engines/redis.js';
+import { openSqliteMocks } from '../../src/mocks/engines/sqlite.js';
+import { createMockStore, DEFAULT_STORE_OPTIONS } from '../../src/mocks/store/store.js';
 import { spacePerTest, type EngineKind, type EngineSpace } from './engine-space.js';
 import { freshDatabase, freshRedisPrefix, sharedRedis } from './services.js';
 import { tempDir } from './temp.js';

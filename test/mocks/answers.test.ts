@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { MockInput } from '../../src/mocks/record.js';
+import type { MockInput } from '../../src/mocks/record/record.js';
 import { startMockServer, type TestMockServer } from './server.js';
 
 function mock(name: string, fields: Partial<MockInput> & { data?: unknown } = {}): MockInput {

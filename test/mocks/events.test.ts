@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { RequestFeed } from '../../src/mocks/request-feed.js';
+import { RequestFeed } from '../../src/mocks/log/feed.js';
 import { openSse, type SseClient, type SseOptions } from '../helpers/sse.js';
 import { until } from '../helpers/until.js';
 import { openIdleStreams, statuses, type IdleStream } from '../helpers/idle-streams.js';

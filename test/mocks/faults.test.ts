@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { connect, type Socket } from 'node:net';
-import type { Fault, MockInput } from '../../src/mocks/record.js';
+import type { Fault, MockInput } from '../../src/mocks/record/record.js';
 import { until } from '../helpers/until.js';
 import { startMockServer, type TestMockServer } from './server.js';
 

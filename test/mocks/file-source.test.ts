@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createFileSource, type FileSource } from '../../src/mocks/file-source.js';
-import { createSourceLoader, type SourceParser } from '../../src/mocks/source-loader.js';
-import { openMockStore, type MockStore } from '../../src/mocks/store.js';
+import { createFileSource, type FileSource } from '../../src/mocks/sources/file.js';
+import { createSourceLoader, type SourceParser } from '../../src/mocks/sources/loader.js';
+import { openMockStore, type MockStore } from '../../src/mocks/store/store.js';
 import { tempDir } from '../helpers/temp.js';
 import { until } from '../helpers/until.js';
 

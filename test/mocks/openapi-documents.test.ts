@@ -3,8 +3,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { OpenapiError } from '../../src/mocks/openapi/load-document.js';
-import { openapiRecords } from '../../src/mocks/openapi/to-records.js';
+import { OpenapiError } from '../../src/mocks/sources/openapi/load-document.js';
+import { openapiRecords } from '../../src/mocks/sources/openapi/to-records.js';
 import { tempDir } from '../helpers/temp.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/openapi');

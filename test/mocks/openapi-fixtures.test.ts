@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openapiRecords } from '../../src/mocks/openapi/to-records.js';
+import { openapiRecords } from '../../src/mocks/sources/openapi/to-records.js';
 import { operationsOf, schemaChecker } from './openapi-schema.js';
 import { startMockServer, type TestMockServer } from './server.js';
 

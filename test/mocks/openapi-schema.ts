@@ -1,6 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { loadOpenapi } from '../../src/mocks/openapi/load-document.js';
+import { loadOpenapi } from '../../src/mocks/sources/openapi/load-document.js';
 
 type Json = Record<string, any>;
 

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { openPostgresBins } from '../../src/bins/postgres-bins.js';
-import type { EndpointSave } from '../../src/mocks/mock-engine.js';
-import { openPostgresMocks } from '../../src/mocks/postgres-mocks.js';
-import type { StoredMock } from '../../src/mocks/record.js';
-import type { LoggedRequest } from '../../src/mocks/request-log.js';
+import type { EndpointSave } from '../../src/mocks/engines/engine.js';
+import { openPostgresMocks } from '../../src/mocks/engines/postgres.js';
+import type { StoredMock } from '../../src/mocks/record/record.js';
+import type { LoggedRequest } from '../../src/mocks/log/request-log.js';
 import { DataFileError } from '../../src/store/data-file.js';
 import { StoreUnavailable } from '../../src/store/unavailable.js';
 import { listen } from '../helpers/heard-changes.js';

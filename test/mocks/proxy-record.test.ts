@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { gzipSync } from 'node:zlib';
-import type { ProxySettings } from '../../src/mocks/proxy.js';
+import type { ProxySettings } from '../../src/mocks/proxy/proxy.js';
 import { tempDir } from '../helpers/temp.js';
 import { until } from '../helpers/until.js';
 import { addEndpoint, startMockServer, type TestMockServer } from './server.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ProxySettings } from '../../src/mocks/proxy.js';
+import type { ProxySettings } from '../../src/mocks/proxy/proxy.js';
 import { rawRequest } from '../helpers/raw-http.js';
 import { until } from '../helpers/until.js';
 import { addEndpoint, startMockServer, type TestMockServer } from './server.js';

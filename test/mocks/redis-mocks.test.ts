@@ -1,10 +1,10 @@
 import { createClient } from '@redis/client';
 import { expect } from 'chai';
 import { openRedisBins } from '../../src/bins/redis-bins.js';
-import type { EndpointSave, MockChange, MockEngine } from '../../src/mocks/mock-engine.js';
-import type { StoredMock } from '../../src/mocks/record.js';
-import { openRedisMocks } from '../../src/mocks/redis-mocks.js';
-import type { LoggedRequest } from '../../src/mocks/request-log.js';
+import type { EndpointSave, MockChange, MockEngine } from '../../src/mocks/engines/engine.js';
+import type { StoredMock } from '../../src/mocks/record/record.js';
+import { openRedisMocks } from '../../src/mocks/engines/redis.js';
+import type { LoggedRequest } from '../../src/mocks/log/request-log.js';
 import { DataFileError } from '../../src/store/data-file.js';
 import type { Relay } from '../../src/store/relay.js';
 import { StoreUnavailable } from '../../src/store/unavailable.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { MAX_VISITS, RouteTable, shapesOf } from '../../src/mocks/routes.js';
+import { MAX_VISITS, RouteTable, shapesOf } from '../../src/mocks/store/route-table.js';
 
 type Def = [key: string, pattern: string, methods?: string[]];
 

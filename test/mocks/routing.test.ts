@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
-import type { MockInput } from '../../src/mocks/record.js';
+import type { MockInput } from '../../src/mocks/record/record.js';
 import { rawRequest } from '../helpers/raw-http.js';
 import { tempDir } from '../helpers/temp.js';
 import { startMockServer, type TestMockServer } from './server.js';

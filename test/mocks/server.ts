@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { MockAppOptions, MockConfig } from '../../src/mocks/app.js';
 import { createMockApp, createMockHandler } from '../../src/mocks/app.js';
-import type { RequestFeed } from '../../src/mocks/request-feed.js';
-import { openMockStore, type MockStore, type MockStoreOptions } from '../../src/mocks/store.js';
+import type { RequestFeed } from '../../src/mocks/log/feed.js';
+import { openMockStore, type MockStore, type MockStoreOptions } from '../../src/mocks/store/store.js';
 import { listen } from '../../src/server/listen.js';
 import type { Logger } from '../../src/server/logger.js';
 import { tempDir } from '../helpers/temp.js';

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { createMockHandler } from '../../src/mocks/app.js';
-import type { MockEngine } from '../../src/mocks/mock-engine.js';
-import { openPostgresMocks } from '../../src/mocks/postgres-mocks.js';
-import { openRedisMocks } from '../../src/mocks/redis-mocks.js';
-import type { LoggedRequest } from '../../src/mocks/request-log.js';
-import { createMockStore, DEFAULT_STORE_OPTIONS, type MockStore } from '../../src/mocks/store.js';
+import type { MockEngine } from '../../src/mocks/engines/engine.js';
+import { openPostgresMocks } from '../../src/mocks/engines/postgres.js';
+import { openRedisMocks } from '../../src/mocks/engines/redis.js';
+import type { LoggedRequest } from '../../src/mocks/log/request-log.js';
+import { createMockStore, DEFAULT_STORE_OPTIONS, type MockStore } from '../../src/mocks/store/store.js';
 import { listen } from '../../src/server/listen.js';
 import { spacePerTest } from '../helpers/engine-space.js';
 import { MOCK_ENGINES } from '../helpers/mock-engines.js';

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
-import { recordFileParser } from '../../src/mocks/record-file-parser.js';
-import { createSourceLoader } from '../../src/mocks/source-loader.js';
-import { openMockStore, type MockStore } from '../../src/mocks/store.js';
+import { recordFileParser } from '../../src/mocks/sources/record-file-parser.js';
+import { createSourceLoader } from '../../src/mocks/sources/loader.js';
+import { openMockStore, type MockStore } from '../../src/mocks/store/store.js';
 import { tempDir } from '../helpers/temp.js';
 
 // The loader and the store as serve-mocks --dir and --openapi use them, over a real data file.

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { preference } from '../../src/mocks/status-choice.js';
+import { preference } from '../../src/mocks/serve/status-choice.js';
 import { startMockServer, type TestMockServer } from './server.js';
 
 describe('choosing an answer by status (?__code= and Prefer: code=)', () => {

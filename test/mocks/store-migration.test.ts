@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openSqliteMocks } from '../../src/mocks/sqlite-mocks.js';
+import { openSqliteMocks } from '../../src/mocks/engines/sqlite.js';
 import { onFile } from '../helpers/old-bins-file.js';
 import { tempDir } from '../helpers/temp.js';
 import { readSavedStats } from './saved-stats.js';

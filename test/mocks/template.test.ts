@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import Handlebars from 'handlebars';
-import { compileRecord } from '../../src/mocks/record-templates.js';
-import { compileJson, compileText, TemplateError, type TemplateInput } from '../../src/mocks/template.js';
-import { MAX_OUTPUT, MAX_STEPS } from '../../src/mocks/template-helpers.js';
+import { compileRecord } from '../../src/mocks/record/templates.js';
+import { compileJson, compileText, TemplateError, type TemplateInput } from '../../src/mocks/templates/template.js';
+import { MAX_OUTPUT, MAX_STEPS } from '../../src/mocks/templates/helpers.js';
 
 const input = (body: unknown = { items: [1, 2, 3], o: { constructor: 'own' } }): TemplateInput => ({
   params: { id: '7' },

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readBinChange } from '../../src/bins/bin-changes.js';
 import type { Change } from '../../src/bins/bin-engine.js';
-import { readMockChange } from '../../src/mocks/mock-changes.js';
+import { readMockChange } from '../../src/mocks/engines/changes.js';
 import { changeFeed, changeNotice, openEngineFeeds, type Feeds } from '../../src/store/change-feed.js';
 
 /** A feed whose changes and states are recorded in `heard`. */

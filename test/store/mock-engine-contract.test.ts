@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import type { EndpointSave, MockEngine } from '../../src/mocks/mock-engine.js';
-import type { StoredMock } from '../../src/mocks/record.js';
-import type { LoggedRequest } from '../../src/mocks/request-log.js';
+import type { EndpointSave, MockEngine } from '../../src/mocks/engines/engine.js';
+import type { StoredMock } from '../../src/mocks/record/record.js';
+import type { LoggedRequest } from '../../src/mocks/log/request-log.js';
 import { listen } from '../helpers/heard-changes.js';
 import { MOCK_ENGINES, mockEnginesPerTest } from '../helpers/mock-engines.js';
 

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import type { Item } from '../../src/mocks/collection-query.js';
-import type { MockEngine } from '../../src/mocks/mock-engine.js';
-import type { MockInput } from '../../src/mocks/record.js';
-import { createMockStore, DEFAULT_STORE_OPTIONS, type MockStore } from '../../src/mocks/store.js';
+import type { Item } from '../../src/mocks/collections/query.js';
+import type { MockEngine } from '../../src/mocks/engines/engine.js';
+import type { MockInput } from '../../src/mocks/record/record.js';
+import { createMockStore, DEFAULT_STORE_OPTIONS, type MockStore } from '../../src/mocks/store/store.js';
 import { spacePerTest } from '../helpers/engine-space.js';
 import { MOCK_ENGINES, mockStoresPerTest } from '../helpers/mock-engines.js';
 

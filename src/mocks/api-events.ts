@@ -1,0 +1,32 @@
+import type { Context } from 'koa';
+import { HttpError } from '../http/errors.js';
+import type { RequestFeed } from './log/feed.js';
+import type { MockStore } from './store/store.js';
+
+export type RequestEventsOptions = {
+  store: MockStore;
+  feed: RequestFeed;
+  /** A comment this often, so proxies and browsers keep an idle stream open. */
+  keepAliveMs: number;
+  /** Open streams across all endpoints; beyond, the rule of the event-stream server, or a 503. */
+  maxStreams: number;
+};
+
+/**
+ * GET /api/endpoint/<name>/events: Server-Sent Events for one endpoint's request log. The first
+ * event, `log`, is the log so far (newest first); then one `request` event per request as it is
+ * recorded. Both are taken in the same tick, so nothing falls between them and nothing repeats.
+ */
+export function streamRequestEvents(ctx: Context, name: string, options: RequestEventsOptions): void {
+  const endpoint = options.store.get(name);
+  if (!endpoint) throw new HttpError(404, `no endpoint named '${name}'`);
+  const streams = options.feed.open({ keepAliveMs: options.keepAliveMs, maxTotal: options.maxStreams });
+  const opened = streams ? streams.open(ctx.req, ctx.res, name, ctx.ip) : { refused: 'the server is shutting down' };
+  if ('refused' in opened) {
+    ctx.set('Retry-After', '5');
+    throw new HttpError(503, opened.refused);
+  }
+  ctx.respond = false;
+  // JSON.stringify escapes CR and LF, so the data is a single `data:` line.
+  opened.reader.send('log', JSON.stringify(endpoint.stats.requests.newestFirst()));
+}

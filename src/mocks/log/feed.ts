@@ -1,0 +1,61 @@
+import { createEventStreams, type EventStreamLimits, type EventStreams } from '../../http/event-stream.js';
+import type { LoggedRequest } from './request-log.js';
+
+export type FeedLimits = EventStreamLimits;
+
+export const FEED_DEFAULTS: FeedLimits = {
+  keepAliveMs: 15_000,
+  retryMs: 2000,
+  maxPerTopic: 200,
+  maxPerAddress: 50,
+  maxTotal: 1000,
+  // A reader this far behind (a stalled tab, a dead link) is dropped rather than buffered without
+  // end; its EventSource reconnects and gets the whole log again in the first event.
+  maxBuffered: 1024 * 1024,
+};
+
+/**
+ * The page's live request logs: one event stream per endpoint name, kept by name rather than on an
+ * endpoint's stats, so a page following an endpoint keeps following it across a replace. With
+ * nobody listening, publish() is one check: the hot path's usual case.
+ */
+export class RequestFeed {
+  private streams: EventStreams | undefined;
+  private ended = false;
+
+  /** `limits` beyond the app's config (which sets keep-alive and the total when the first stream opens). */
+  constructor(private readonly limits: Partial<FeedLimits> = {}) {}
+
+  /** True once close() has run: no new streams. */
+  get closed(): boolean {
+    return this.ended;
+  }
+
+  /** Open streams across all endpoints. */
+  get size(): number {
+    return this.streams?.size ?? 0;
+  }
+
+  /**
+   * The event streams, made on first use: the CLI makes the feed (to close it at shutdown) before
+   * the app whose config completes the limits.
+   */
+  open(config: Pick<FeedLimits, 'keepAliveMs' | 'maxTotal'>): EventStreams | undefined {
+    if (this.ended) return undefined;
+    return (this.streams ??= createEventStreams({ ...FEED_DEFAULTS, ...config, ...this.limits }));
+  }
+
+  publish(name: string, entry: LoggedRequest): void {
+    if (this.streams === undefined || this.streams.size === 0) return;
+    this.streams.send(name, 'request', JSON.stringify(entry));
+  }
+
+  /**
+   * Ends every stream (shutdown): an open event stream would otherwise hold the server's close()
+   * for its whole grace period.
+   */
+  close(): void {
+    this.ended = true;
+    this.streams?.close();
+  }
+}

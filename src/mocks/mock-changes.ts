@@ -1,8 +1,0 @@
-import type { MockChange } from './mock-engine.js';
-
-/** The change a mock notice's fields name (changeNotice's flat format, on either shared store). */
-export function readMockChange({ endpoint, collection }: Record<string, unknown>): MockChange | undefined {
-  if (typeof endpoint === 'string') return { endpoint };
-  if (typeof collection === 'string') return { collection };
-  return undefined;
-}

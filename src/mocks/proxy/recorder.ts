@@ -1,0 +1,172 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { HttpError } from '../../http/errors.js';
+import type { Logger } from '../../server/logger.js';
+import { endToEnd } from './http.js';
+import { queryKey, RECORDED_HEADER, type QueryRecord } from './query.js';
+import type { MockInput, StoredMock } from '../record/record.js';
+import type { MockStore } from '../store/store.js';
+import { parseMockInput } from '../record/validate.js';
+import { MAX_RESPONSES } from '../record/validate-responses.js';
+
+/** One answer as it came back from upstream, body whole (at most the recording limit). */
+export type Exchange = {
+  method: string;
+  /** After /endpoint/, undecoded, no query. */
+  path: string;
+  query: QueryRecord;
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+};
+
+/** An endpoint record as the API takes it and `mock export` writes it (`data` parsed, not serialized). */
+export type RecordShape = Record<string, unknown> & { name: string };
+
+export type RecorderOptions = {
+  store: MockStore;
+  target: string;
+  recordCookies: boolean;
+  logger: Logger;
+  /** Where a recording goes: the store by default; a record file with --dir (see record-file.ts). */
+  save?: (shape: RecordShape, input: MockInput) => Promise<unknown>;
+};
+
+export type Recorder = (exchange: Exchange) => Promise<void>;
+
+const MAX_WAITING = 100;
+const PLAIN_PATH = /^[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/;
+
+// Not worth keeping: the date is stale when replayed; length and encoding describe the bytes as they travelled.
+const DROPPED = ['content-length', 'content-encoding', 'date'];
+
+/** Saves answers as endpoints: one per method and path, one response per distinct query (`when.query`). */
+export function createRecorder(options: RecorderOptions): Recorder {
+  const { store, logger } = options;
+  const save = options.save ?? ((_shape, input) => store.put(input));
+  // One at a time: two answers for the same path must not both read the old record and each drop the other.
+  let chain = Promise.resolve();
+  // Each waiting answer holds its body: a slow disk must not let them pile up without end.
+  let waiting = 0;
+  return (exchange) => {
+    const what = `${exchange.method} /endpoint/${exchange.path}`;
+    if (waiting >= MAX_WAITING) {
+      logger.warn(`not recorded: ${what}: ${MAX_WAITING} answers are waiting to be saved already`);
+      return Promise.resolve();
+    }
+    waiting++;
+    const done = chain.then(async () => {
+      try {
+        const shape = recordOf(exchange, options);
+        if (typeof shape === 'string') return logger.warn(`not recorded: ${what}: ${shape}`);
+        const input = parseMockInput(shape, { maxDelay: 0 });
+        await save(shape, input);
+        logger.info(`recorded ${what} as endpoint '${shape.name}'`);
+      } catch (err) {
+        // A refusal (a full store, a name in use) or a file that cannot be written: proxying goes on.
+        if (err instanceof HttpError) logger.warn(`not recorded: ${what}: ${err.message}`);
+        else logger.error(`not recorded: ${what}: ${(err as Error).message}`);
+      }
+    });
+    chain = done.catch(() => undefined).finally(() => waiting--);
+    // A stop right after the answer still saves it.
+    store.hold(chain);
+    return chain;
+  };
+}
+
+/** The endpoint record with this answer added, or why it cannot be recorded. */
+function recordOf(exchange: Exchange, options: RecorderOptions): RecordShape | string {
+  const { method, query } = exchange;
+  const path = exchange.path.replace(/\/$/, '');
+  // `*` and `:x` would be a wildcard or a parameter, answering far more than what was recorded.
+  if (!PLAIN_PATH.test(path)) return 'only paths of letters, digits and . _ ~ - segments are recorded';
+  if (method === 'HEAD') return 'a HEAD answer has no body to replay (a recorded GET answers HEAD)';
+  const content = contentOf(exchange);
+  if (typeof content === 'string') return content;
+  const drop = options.recordCookies ? DROPPED : [...DROPPED, 'set-cookie'];
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(endToEnd(exchange.headers, drop))) {
+    // A record holds one value per header: of several Set-Cookie lines, the first is kept.
+    headers[name] = Array.isArray(value) ? String(value[0]) : String(value);
+  }
+  const response = { when: { query }, statusCode: exchange.status, ...content, headers };
+  const existing = recordingAt(options.store, method, path);
+  const name = existing?.name ?? freeName(options.store, method, path);
+  const key = queryKey(query);
+  const others = (existing?.responses ?? []).filter((r) => !r.when?.query || queryKey(r.when.query) !== key);
+  if (others.length >= MAX_RESPONSES) return `it has ${MAX_RESPONSES} recorded queries already`;
+  const responses = [...others.map(shapeOfResponse), response];
+  // first-match: the most specific query first, so the query-less recording is the last resort offline.
+  responses.sort((a, b) => Object.keys(b.when?.query ?? {}).length - Object.keys(a.when?.query ?? {}).length);
+  const message = `no recording answers ${method} /endpoint/${path} with this query`;
+  return {
+    name,
+    path,
+    methods: [method],
+    statusCode: 404,
+    data: { success: false, message },
+    headers: { [RECORDED_HEADER]: options.target },
+    responses,
+  };
+}
+
+/** `data` when the answer is JSON, else `body` when it is text; a reason when it is neither. */
+function contentOf(exchange: Exchange): { data: unknown } | { body: string } | string {
+  const encoding = String(exchange.headers['content-encoding'] ?? 'identity').toLowerCase();
+  let bytes: Buffer;
+  try {
+    bytes = decode(exchange.body, encoding);
+  } catch {
+    return `its ${encoding} body does not decode`;
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return 'a binary answer (not UTF-8 text) is passed through but not recorded';
+  }
+  if (text.includes('\0')) return 'a binary answer is passed through but not recorded';
+  if (/[/+]json\b/i.test(String(exchange.headers['content-type'] ?? ''))) {
+    try {
+      return { data: JSON.parse(text) as unknown };
+    } catch {
+      // Labelled JSON but not JSON: kept as the text it is.
+    }
+  }
+  return { body: text };
+}
+
+function decode(body: Buffer, encoding: string): Buffer {
+  if (encoding === 'identity' || body.length === 0) return body;
+  if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipSync(body);
+  if (encoding === 'deflate') return inflateSync(body);
+  if (encoding === 'br') return brotliDecompressSync(body);
+  throw new Error(`unknown content-encoding ${encoding}`);
+}
+
+/** The recording already made for this method and path, if that is what the route finds. */
+function recordingAt(store: MockStore, method: string, path: string): StoredMock | undefined {
+  const found = store.route(method, path);
+  if (!found || 'allow' in found) return undefined;
+  const { record } = found.value;
+  const same = record.path === path && record.methods?.length === 1 && record.methods[0] === method;
+  return same && record.headers?.[RECORDED_HEADER] !== undefined ? record : undefined;
+}
+
+/** `get-users-1` from GET users/1; `-2`, `-3`… after it when that name is taken. */
+function freeName(store: MockStore, method: string, path: string): string {
+  const slug = `${method}-${path}`
+    .toLowerCase()
+    .replace(/[^a-z0-9._~]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 120);
+  if (!store.get(slug)) return slug;
+  for (let i = 2; ; i++) if (!store.get(`${slug}-${i}`)) return `${slug}-${i}`;
+}
+
+/** A stored response back in the shape the API takes. */
+function shapeOfResponse(response: NonNullable<StoredMock['responses']>[number]) {
+  const { json, body, ...rest } = response;
+  return { ...rest, ...(json !== undefined ? { data: JSON.parse(json) as unknown } : { body }) };
+}

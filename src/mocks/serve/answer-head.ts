@@ -1,0 +1,45 @@
+import { corsHeaders, type CorsPolicy } from '../../http/cors.js';
+
+/**
+ * CORS for the mock endpoints (not the API: keeping the API same-origin means a web page the user
+ * visits cannot change their mocks). Any origin may read and send anything.
+ */
+export const ENDPOINT_CORS: CorsPolicy = {
+  origin: '*',
+  methods: 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
+  privateNetwork: true,
+};
+
+// Statuses that never carry content (RFC 9110 15.3.5, 15.3.6, 15.4.5; docs/mock-api.md): the data is not sent.
+export const NO_BODY = new Set([204, 205, 304]);
+
+/**
+ * The head of an endpoint's answer as node's flat [name, value, ...] list: content type and
+ * length, CORS, then the endpoint's own headers, which win over ours by name.
+ */
+export function buildHead(
+  status: number,
+  custom: Record<string, string>,
+  length: number,
+  type: string,
+  cors: boolean,
+): string[] {
+  const names = Object.keys(custom);
+  const given = new Set(names.map((name) => name.toLowerCase()));
+  const head: string[] = [];
+  const add = (name: string, value: string) => {
+    if (!given.has(name.toLowerCase())) head.push(name, value);
+  };
+  if (!NO_BODY.has(status)) {
+    add('Content-Type', type);
+    head.push('Content-Length', String(length));
+  } else if (status === 205) {
+    // Unlike 204 and 304, HTTP/1.1 framing does not know 205 is empty (RFC 9112 6.3): say so, and the
+    // connection stays reusable (RFC 9110 15.3.6 allows Content-Length: 0, forbids it on 204).
+    head.push('Content-Length', '0');
+  }
+  // Custom headers are exposed so scripts can read them.
+  if (cors) for (const [name, value] of corsHeaders(ENDPOINT_CORS, names)) add(name, value);
+  for (const name of names) head.push(name, custom[name]!);
+  return head;
+}

@@ -1,0 +1,127 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HttpError } from '../../http/errors.js';
+import { StoreUnavailable } from '../../store/unavailable.js';
+import { hasBody } from '../../http/read-body.js';
+import type { Logger } from '../../server/logger.js';
+import { findJsonError, lineColumn } from '../../shared/json-check.js';
+import { buildHead } from './answer-head.js';
+import { answerCollection, type CollectionAnswer } from '../collections/ops.js';
+import type { Collections } from '../collections/state.js';
+import type { StoredMock } from '../record/record.js';
+import { parseQuery } from './request-input.js';
+import { draw, later } from './endpoint.js';
+import { LOG_BODY_BYTES } from '../log/request-log.js';
+
+export type CollectionServerOptions = { collections: Collections; cors: boolean; maxBody: number; logger: Logger };
+
+type Log = (status: number) => void;
+/** Logs the request with the body as the log keeps it; returns what logs the status sent. */
+export type LogFor = (body: string, truncated: boolean) => Log;
+
+/** Answers a request to a collection endpoint; `id` is the path's item segment, undecoded. */
+export type ServeCollection = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  record: StoredMock,
+  id: string | undefined,
+  logFor: LogFor,
+) => void;
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * json-server's routes over a collection's live data (docs/mock-api.md, "Collections"). A write's
+ * body is read whole up to --max-body (the log keeps its first 64 KiB, as for any endpoint).
+ */
+export function createCollectionServer(options: CollectionServerOptions): ServeCollection {
+  const { collections, cors, maxBody, logger } = options;
+  // The record's headers and delay apply to every answer, as to any endpoint's.
+  const answer = (req: IncomingMessage, res: ServerResponse, record: StoredMock, log: Log, got: CollectionAnswer) => {
+    log(got.status);
+    const body = Buffer.from(JSON.stringify(got.value));
+    const head = buildHead(got.status, record.headers ?? {}, body.length, 'application/json; charset=utf-8', cors);
+    later(res, draw(record.delay), () => {
+      if (res.destroyed) return;
+      res.writeHead(got.status, [...head, ...(got.headers ?? [])]);
+      res.end(req.method === 'HEAD' ? undefined : body);
+    });
+  };
+  const failed = (req: IncomingMessage, res: ServerResponse, record: StoredMock, log: Log, err: unknown) => {
+    if (err instanceof HttpError) {
+      const value = { success: false, message: err.message, ...(err.field && { field: err.field }) };
+      // The store's 503 says when to try again, as the API's do.
+      const headers = err instanceof StoreUnavailable ? { headers: ['Retry-After', String(err.retryAfter)] } : {};
+      return answer(req, res, record, log, { status: err.status, value, ...headers });
+    }
+    logger.error(`${req.method} ${req.url}: ${(err as Error).stack ?? String(err)}`);
+    answer(req, res, record, log, { status: 500, value: { success: false, message: 'internal server error' } });
+  };
+
+  return (req, res, record, id, logFor) => {
+    const url = req.url ?? '';
+    const mark = url.indexOf('?');
+    const query = mark === -1 ? {} : parseQuery(url.slice(mark + 1));
+    const method = req.method ?? 'GET';
+    const run = (text: string, tooLarge: boolean) => {
+      const log = logFor(text.slice(0, LOG_BODY_BYTES), text.length > LOG_BODY_BYTES || tooLarge);
+      try {
+        if (tooLarge) throw new HttpError(413, `request body too large (the limit is ${maxBody} bytes)`);
+        const request = { method, id: id === undefined ? undefined : decoded(id), query, url };
+        const body = text === '' ? undefined : parseJson(text);
+        const reading = method === 'GET' || method === 'HEAD';
+        const done = reading
+          ? collections.read(record).then((state) => answerCollection(state, { ...request }).answer)
+          : collections.update(record, (state) => answerCollection(state, { ...request, body }));
+        done.then(
+          (got) => answer(req, res, record, log, got),
+          (err: unknown) => failed(req, res, record, log, err),
+        );
+      } catch (err) {
+        failed(req, res, record, log, err);
+      }
+    };
+    if (!hasBody(req)) return run('', false);
+    readBounded(req, maxBody, (raw, tooLarge) => {
+      let text: string;
+      try {
+        text = decoder.decode(raw);
+      } catch {
+        text = raw.toString('utf8');
+        const log = logFor(text.slice(0, LOG_BODY_BYTES), text.length > LOG_BODY_BYTES);
+        return failed(req, res, record, log, new HttpError(400, 'the request body is not valid UTF-8'));
+      }
+      run(text, tooLarge);
+    });
+  };
+}
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** Checked first: it says where the text goes wrong, and refuses nesting deep enough to overflow the stack later. */
+function parseJson(text: string): unknown {
+  const error = findJsonError(text);
+  if (error) {
+    const { line, column } = lineColumn(text, error.pos);
+    throw new HttpError(400, `the request body is not valid JSON: line ${line}, column ${column}: ${error.message}`);
+  }
+  return JSON.parse(text) as unknown;
+}
+
+/** The body up to `limit` bytes; past it the rest is read and dropped, so memory stays bounded. */
+function readBounded(req: IncomingMessage, limit: number, done: (raw: Buffer, tooLarge: boolean) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let tooLarge = false;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > limit) tooLarge = true;
+    else chunks.push(chunk);
+  });
+  req.on('end', () => done(tooLarge ? Buffer.alloc(0) : Buffer.concat(chunks), tooLarge));
+}

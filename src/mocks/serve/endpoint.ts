@@ -1,0 +1,205 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { corsHeaders, isPreflight, preflightHeaders } from '../../http/cors.js';
+import { hasBody } from '../../http/read-body.js';
+import type { Logger } from '../../server/logger.js';
+import { buildHead, ENDPOINT_CORS, NO_BODY } from './answer-head.js';
+import { breakConnection, type Hangs } from './faults.js';
+import type { ProxyHook } from '../proxy/proxy.js';
+import type { Delay, Fault } from '../record/record.js';
+import type { RequestFeed } from '../log/feed.js';
+import type { ServeCollection } from './collection.js';
+import { requestInput } from './request-input.js';
+import { clientIp, isoNow, readLoggedBody, type LoggedRequest } from '../log/request-log.js';
+import { compileResponder, isPlain, type Answer, type Responder } from './responder.js';
+import type { Endpoint, MockStore } from '../store/store.js';
+import { pickStatus, wantedStatus } from './status-choice.js';
+import { TemplateError } from '../templates/template.js';
+
+export type ServeEndpointOptions = {
+  store: MockStore;
+  cors: boolean;
+  trustProxy: boolean;
+  logger: Logger;
+  /** Told of every request as it is logged (the page's live log). */
+  feed: RequestFeed;
+  /** Requests a `hang` fault may hold at once; past it, a hang closes the connection. */
+  maxHangs: number;
+  /** With --proxy: what no endpoint answers (404 or 405 alike) goes upstream. */
+  proxy?: ProxyHook;
+  /** Answers endpoints with `collection: true` (json-server's routes). */
+  collection?: ServeCollection;
+};
+
+/** Answers one request under /endpoint/ on the raw node objects; `path` is what follows, undecoded, no query. */
+export type ServeEndpoint = (req: IncomingMessage, res: ServerResponse, path: string) => void;
+
+/**
+ * The one implementation of `/endpoint/*`, for every method: both the pre-Koa hot path and the
+ * Koa route call it, so CORS, hit counts and the request log cannot differ between them. Per
+ * request it finds the route, counts and logs the request, waits out the delay on a timer and
+ * writes what was prepared once per endpoint version: a fixed head and body for a plain endpoint,
+ * a responder (its variants, templates compiled) for the others.
+ */
+export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoint {
+  const { store, cors, trustProxy, logger, feed, proxy, collection } = options;
+  const hangs: Hangs = { open: 0, max: options.maxHangs };
+  // Keyed by the Endpoint object, which a write replaces, so a stale answer or responder is never used.
+  // Made once per version: whether it is plain, and what it answers with.
+  const prepared = new WeakMap<Endpoint, Answer | Responder>();
+  const prepare = (endpoint: Endpoint): Answer | Responder => {
+    let ready = prepared.get(endpoint);
+    if (!ready) {
+      ready = isPlain(endpoint.record) ? plainAnswer(endpoint, cors) : compileResponder(endpoint.record, cors);
+      prepared.set(endpoint, ready);
+    }
+    return ready;
+  };
+
+  const serve: ServeEndpoint = (req, res, path) => {
+    if (cors && isPreflight(req)) return answerPreflight(req, res);
+    const found = store.route(req.method ?? 'GET', path);
+    if (proxy && (!found || 'allow' in found || proxy.passes(found.value, req))) return proxy.forward(req, res, path);
+    if (!found) return notFound(req, res, path, cors);
+    if ('allow' in found) return notAllowed(req, res, found.allow, cors);
+    const { value: endpoint, params } = found;
+    const time = isoNow();
+    const logFor = (body: string, bodyTruncated: boolean) => {
+      endpoint.stats.hits++;
+      // The entry is built whole, in one shape: this runs for every request.
+      return (response: number | null, status: number | null, fault?: Fault) => {
+        const entry: LoggedRequest = {
+          time,
+          method: req.method ?? 'GET',
+          url: req.url ?? '',
+          ip: clientIp(req, trustProxy),
+          headers: req.headers,
+          body,
+          bodyTruncated,
+          response,
+          status,
+        };
+        if (fault) entry.fault = fault;
+        endpoint.stats.requests.add(entry);
+        feed.publish(endpoint.record.name, entry);
+        store.share(endpoint.record.name, entry);
+      };
+    };
+    if (endpoint.record.collection && collection) {
+      return collection(req, res, endpoint.record, params.id, (body, truncated) => {
+        const log = logFor(body, truncated);
+        return (status) => log(null, status);
+      });
+    }
+    const received = (body: string, bodyTruncated: boolean) => {
+      const log = logFor(body, bodyTruncated);
+      const ready = prepare(endpoint);
+      // `?__code=` or `Prefer: code=`: that status's answer, or a refusal naming those there are.
+      const wanted = wantedStatus(req);
+      const picked = wanted && pickStatus(wanted, ready, endpoint.record);
+      if (typeof picked === 'object' && 'refused' in picked) {
+        const { refused, message, field } = picked;
+        const refusal = jsonAnswer(refused, { success: false, message, field }, cors);
+        log(null, refusal.status);
+        return send(req, res, refusal);
+      }
+      if ('head' in ready) {
+        log(null, ready.status);
+        return later(res, draw(endpoint.record.delay), () => send(req, res, ready));
+      }
+      const responder = ready;
+      const input = responder.needsInput ? requestInput(req, params, body) : undefined;
+      const variant = typeof picked === 'object' ? picked : responder.choose(input, endpoint.stats, Math.random);
+      const { fault } = variant;
+      if (fault && Math.random() < variant.faultRate) {
+        log(variant.index, null, fault);
+        return later(res, draw(variant.delay), () => breakConnection(fault, req, hangs));
+      }
+      // Rendered now, so the log says what will be sent; `now` is when the request came in.
+      let answer: Answer;
+      try {
+        answer = variant.answer(input);
+      } catch (err) {
+        if (!(err instanceof TemplateError)) throw err;
+        answer = jsonAnswer(500, { success: false, message: err.message, field: err.field }, cors);
+      }
+      log(variant.index, answer.status);
+      later(res, draw(variant.delay), () => send(req, res, answer));
+    };
+    if (hasBody(req)) readLoggedBody(req, received);
+    else received('', false);
+  };
+  // Outside Koa there is no error middleware: a bug here must not take the process down.
+  return (req, res, path) => {
+    try {
+      serve(req, res, path);
+    } catch (err) {
+      logger.error(`${req.method} ${req.url}: ${(err as Error).stack ?? String(err)}`);
+      const answer = jsonAnswer(500, { success: false, message: 'internal server error' }, false);
+      if (!res.headersSent) send(req, res, answer);
+      else res.destroy();
+    }
+  };
+}
+
+/** Runs `act` after `ms` on a timer, never a wait; a client that leaves during the delay takes its timer with it. */
+export function later(res: ServerResponse, ms: number, act: () => void): void {
+  if (ms <= 0) return act();
+  const timer = setTimeout(act, ms);
+  res.once('close', () => clearTimeout(timer));
+}
+
+/** A fixed delay, or one drawn uniformly from its range. */
+export function draw(delay: Delay): number {
+  return typeof delay === 'number' ? delay : delay.min + Math.random() * (delay.max - delay.min);
+}
+
+/** A plain endpoint's fixed answer, its head built once. */
+function plainAnswer(endpoint: Endpoint, cors: boolean): Answer {
+  const { statusCode: status, headers = {} } = endpoint.record;
+  const { body } = endpoint;
+  return { status, head: buildHead(status, headers, body.length, 'application/json; charset=utf-8', cors), body };
+}
+
+function send(req: IncomingMessage, res: ServerResponse, answer: Answer): void {
+  if (res.destroyed) return;
+  res.writeHead(answer.status, answer.head);
+  if (req.method === 'HEAD' || NO_BODY.has(answer.status)) res.end();
+  else res.end(answer.body);
+}
+
+/** A preflight's 204: every method, the headers the browser asked for. Not a hit, not logged. */
+function answerPreflight(req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(204, preflightHeaders(ENDPOINT_CORS, req).flat());
+  res.end();
+}
+
+function notFound(req: IncomingMessage, res: ServerResponse, path: string, cors: boolean): void {
+  const clean = path.endsWith('/') ? path.slice(0, -1) : path;
+  // One segment is a name, as before paths existed; say so in the same words.
+  const named = clean !== '' && !clean.includes('/');
+  const message = named ? `no endpoint named '${decoded(clean)}'` : `no endpoint at '/endpoint/${clean}'`;
+  send(req, res, jsonAnswer(404, { success: false, message }, cors));
+}
+
+/** Routes match the path, none the method. */
+function notAllowed(req: IncomingMessage, res: ServerResponse, allow: string[], cors: boolean): void {
+  const message = `${req.method} is not allowed here; allowed: ${allow.join(', ')}`;
+  const answer = jsonAnswer(405, { success: false, message }, cors);
+  answer.head.push('Allow', allow.join(', '));
+  send(req, res, answer);
+}
+
+function jsonAnswer(status: number, value: unknown, cors: boolean): Answer {
+  const body = Buffer.from(JSON.stringify(value));
+  const head = ['Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(body.length)];
+  if (cors) head.push(...corsHeaders(ENDPOINT_CORS).flat());
+  return { status, head, body };
+}
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

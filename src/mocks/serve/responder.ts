@@ -1,0 +1,131 @@
+import type { Delay, Fault, Pick, ResponseRecord, StoredMock } from '../record/record.js';
+import { compileRecord, type CompiledRecord } from '../record/templates.js';
+import { TemplateError, type TemplateInput } from '../templates/template.js';
+import { buildHead } from './answer-head.js';
+import { matchesWhen } from './when-match.js';
+
+/** Status, head and body, ready to write. */
+export type Answer = { status: number; head: string[]; body: Buffer };
+
+/** One way an endpoint answers: its own fields (`index` null) or a response's, over the endpoint's. */
+export type Variant = {
+  index: number | null;
+  status: number;
+  delay: Delay;
+  fault?: Fault;
+  faultRate: number;
+  /** Throws a TemplateError when a template fails to render. */
+  answer(input: TemplateInput | undefined): Answer;
+};
+
+export type Responder = {
+  /** Whether choosing or answering reads the request (a `when` or a template): else input is undefined. */
+  needsInput: boolean;
+  /** The variant for this request; `position` is the endpoint's sequence counter. */
+  choose(input: TemplateInput | undefined, position: { sequence: number }, random: () => number): Variant;
+  /** The endpoint's own answer when it has `status`, else the first response that has it (`?__code=`). */
+  withStatus(status: number): Variant | undefined;
+};
+
+/** Endpoints with none of the issue 12 answers keep the pre-built head and body of the fast path. */
+export function isPlain(record: StoredMock): boolean {
+  const { template, responses, fault, delay, json } = record;
+  return !template && !responses?.length && !fault && typeof delay === 'number' && json !== undefined;
+}
+
+/** Compiles an endpoint version once: its own answer and each response, fields inherited field by field. */
+export function compileResponder(record: StoredMock, cors: boolean): Responder {
+  const templates = record.template ? compiledOrError(record) : undefined;
+  const own = variant(record, null, record, cors, templates);
+  const responses = record.responses ?? [];
+  const variants = responses.map((response, i) => variant(record, i, response, cors, templates));
+  const pick: Pick = record.pick ?? 'first-match';
+  const needsInput = Boolean(record.template) || (pick === 'first-match' && responses.some((r) => r.when));
+  return {
+    needsInput,
+    choose(input, position, random) {
+      if (variants.length === 0) return own;
+      if (pick === 'sequence') {
+        // Kept modulo the current list, so a shorter list after a replace still wraps round correctly.
+        const at = position.sequence % variants.length;
+        position.sequence = (at + 1) % variants.length;
+        return variants[at]!;
+      }
+      if (pick === 'random') return variants[Math.floor(random() * variants.length)]!;
+      const i = responses.findIndex((r) => !r.when || (input !== undefined && matchesWhen(r.when, input)));
+      return i === -1 ? own : variants[i]!;
+    },
+    withStatus: (status) => (own.status === status ? own : variants.find((v) => v.status === status)),
+  };
+}
+
+/** The record's templates, or the error to answer with: saved before templates were checked at save time. */
+function compiledOrError(record: StoredMock): CompiledRecord | TemplateError {
+  try {
+    return compileRecord(record);
+  } catch (err) {
+    if (err instanceof TemplateError) return err;
+    throw err;
+  }
+}
+
+function variant(
+  record: StoredMock,
+  index: number | null,
+  from: ResponseRecord,
+  cors: boolean,
+  templates: CompiledRecord | TemplateError | undefined,
+): Variant {
+  const status = from.statusCode ?? record.statusCode;
+  // A response's data or body replaces both of the endpoint's; its headers are added to the endpoint's by name.
+  const own = from.json !== undefined || from.body !== undefined;
+  const json = own ? from.json : record.json;
+  const text = own ? from.body : record.body;
+  const headers = mergeHeaders(record.headers, index === null ? undefined : from.headers);
+  const type = json !== undefined ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8';
+  const base = {
+    index,
+    status,
+    delay: from.delay ?? record.delay,
+    faultRate: from.faultRate ?? record.faultRate ?? 1,
+    ...((from.fault ?? record.fault) && { fault: from.fault ?? record.fault }),
+  };
+  if (templates === undefined) {
+    const body = Buffer.from(json ?? text ?? '', 'utf8');
+    const answer: Answer = { status, head: buildHead(status, headers, body.length, type, cors), body };
+    return { ...base, answer: () => answer };
+  }
+  if (templates instanceof TemplateError) {
+    return {
+      ...base,
+      answer: () => {
+        throw templates;
+      },
+    };
+  }
+  const mine = index === null ? templates.answer : templates.responses[index]!;
+  const bodyFrom = own ? mine : templates.answer;
+  const renderBody = bodyFrom.json ?? bodyFrom.body ?? (() => '');
+  // The endpoint's header templates, each replaced by the response's of the same name.
+  const renderHeaders = index === null ? (mine.headers ?? []) : mergeByName(templates.answer.headers, mine.headers);
+  return {
+    ...base,
+    answer(input) {
+      const body = Buffer.from(renderBody(input!), 'utf8');
+      const rendered: Record<string, string> = {};
+      for (const [name, render] of renderHeaders) rendered[name] = render(input!);
+      return { status, head: buildHead(status, rendered, body.length, type, cors), body };
+    },
+  };
+}
+
+/** The endpoint's headers, then the response's, a response's header replacing one of the same name. */
+function mergeHeaders(own: Record<string, string> = {}, extra: Record<string, string> = {}): Record<string, string> {
+  return Object.fromEntries(mergeByName(Object.entries(own), Object.entries(extra)));
+}
+
+/** `own` without the names `extra` gives (in any case), then `extra`. */
+function mergeByName<T>(own: [string, T][] = [], extra: [string, T][] = []): [string, T][] {
+  const replaced = new Set(extra.map(([name]) => name.toLowerCase()));
+  return [...own.filter(([name]) => !replaced.has(name.toLowerCase())), ...extra];
+}

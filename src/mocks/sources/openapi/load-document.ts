@@ -1,0 +1,100 @@
+import { dereference, validate, type ParserOptions } from '@readme/openapi-parser';
+import { dirname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parse, YAMLParseError } from 'yaml';
+import { describeJsonError } from '../../../shared/json-check.js';
+import { placeError } from './error-place.js';
+import { isOpenapi } from './is-openapi.js';
+
+/** A document that cannot be read, with the file and the place named in its message. */
+export class OpenapiError extends Error {
+  override name = 'OpenapiError';
+}
+
+/** A parsed, validated document with every `$ref` replaced, but for circular ones (left as `$ref`). */
+export type OpenapiDocument = Exclude<Parameters<typeof validate>[0], string>;
+
+// Dereferencing a hostile document (deep or wide $ref fan-out) must end.
+const DEREFERENCE_MS = 10_000;
+
+/**
+ * Parses `text` (the content of `file`, JSON or YAML) as an OpenAPI 3.0/3.1 or Swagger 2.0
+ * document, validates it and resolves its `$ref`s. A `$ref` to another file is read relative to
+ * `file`; one over the network is refused, never fetched: the document is input, and a mock
+ * server must not reach out to hosts a file names.
+ */
+export async function loadOpenapi(file: string, text: string): Promise<OpenapiDocument> {
+  const value = parseText(file, text);
+  if (!isOpenapi(value)) {
+    throw new OpenapiError(`${file} is not an OpenAPI document: it has no top-level 'openapi' or 'swagger' key`);
+  }
+  const document = value as OpenapiDocument;
+  anchorRefs(file, document);
+  const options = parserOptions();
+  let dereferenced: OpenapiDocument;
+  let result;
+  try {
+    // validate() dereferences a copy of its own, with the same options.
+    dereferenced = await dereference(structuredClone(document), options);
+    result = await validate(document, options);
+  } catch (err) {
+    throw new OpenapiError(`${file} cannot be read: ${(err as Error).message}`);
+  }
+  if (!result.valid) {
+    // Its messages point into the dereferenced document.
+    const lines = result.errors.map((error) => `  ${placeError(error.message, dereferenced, text)}`).join('\n');
+    throw new OpenapiError(`${file} is not a valid ${result.specification ?? 'OpenAPI'} document:\n${lines}`);
+  }
+  return dereferenced;
+}
+
+function parseText(file: string, text: string): unknown {
+  if (/^\s*[[{]/.test(text)) {
+    const problem = describeJsonError(text);
+    if (problem === undefined) return JSON.parse(text);
+    // JSON is YAML too, but a JSON file's error reads better in JSON's terms.
+    if (file.toLowerCase().endsWith('.json')) throw new OpenapiError(`${file} is not valid JSON: ${problem}`);
+  }
+  try {
+    return parse(text, { maxAliasCount: 1000 });
+  } catch (err) {
+    if (!(err instanceof YAMLParseError)) throw err;
+    const what = err.message.split('\n')[0]!.replace(/ at line \d+, column \d+:$/, '');
+    const at = err.linePos ? ` at line ${err.linePos[0].line}, column ${err.linePos[0].col}` : '';
+    throw new OpenapiError(`${file} is not valid YAML: ${what}${at}`);
+  }
+}
+
+/**
+ * Refuses every `$ref` with a URL scheme (http:, https:, ...) and makes each relative one absolute
+ * from the document's folder: the parser would otherwise read it from the process's working folder.
+ */
+function anchorRefs(file: string, document: unknown): void {
+  const folder = dirname(resolve(file));
+  const walk = (node: unknown, at: string): void => {
+    if (typeof node !== 'object' || node === null) return;
+    if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${at}/${i}`));
+    const record = node as Record<string, unknown>;
+    for (const [key, child] of Object.entries(record)) {
+      if (key === '$ref' && typeof child === 'string' && !child.startsWith('#')) {
+        if (/^[a-z][a-z0-9+.-]*:/i.test(child) && !/^[a-z]:[\\/]/i.test(child)) {
+          throw new OpenapiError(`${file}: ${at}/$ref: '${child}' is refused: only $refs to files beside it are read`);
+        }
+        const [path = '', fragment] = child.split('#', 2);
+        record[key] = pathToFileURL(resolve(folder, path)).href + (fragment === undefined ? '' : `#${fragment}`);
+      } else walk(child, `${at}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`);
+    }
+  };
+  walk(document, '#');
+}
+
+function parserOptions(): ParserOptions {
+  // The http resolver cannot be switched off by a documented option: its canRead is replaced so
+  // that a $ref in a file beside the document, over the network, fails instead of being fetched.
+  const http = { canRead: () => false, timeout: 1 };
+  return {
+    dereference: { circular: 'ignore' },
+    resolve: { external: true, file: true, http },
+    timeoutMs: DEREFERENCE_MS,
+  };
+}
