@@ -1,5 +1,5 @@
 // Fills a shared store with `revisions` revisions in bins `fill0`, `fill1`, … of 10 each, straight into the
-// bins' own tables (src/bins/postgres-bins-schema.ts) or keys (src/bins/redis-bins.ts), in bulk on the
+// bins' own tables (src/bins/engines/postgres-schema.ts) or keys (src/bins/engines/redis.ts), in bulk on the
 // store's side: a million revisions in seconds. The schema must be there already (an instance started once).
 import { createClient } from '@redis/client';
 import pg from 'pg';
@@ -37,7 +37,7 @@ export async function fillPostgres(url, revisions) {
   return { bins };
 }
 
-// One script call writes a chunk of bins, every key as redis-bins.ts lays it out.
+// One script call writes a chunk of bins, every key as bins/engines/redis.ts lays it out.
 const FILL_SCRIPT = `
 local p, from, to, per, created, score = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5], ARGV[6]
 for b = from, to - 1 do

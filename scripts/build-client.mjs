@@ -1,4 +1,4 @@
-// Bundles the editor (src/client, CodeMirror 6) and its stylesheet into dist/public/, which the bin
+// Bundles the editor (src/client/editor, CodeMirror 6) and its stylesheet into dist/public/, which the bin
 // server serves under /static/, and the mock server's page (src/client/mocks) into dist/mock-page/,
 // which the mock server serves under /static/: no CDN, so both work offline. Each page gets its own
 // bundle, so neither loads the other's code.
@@ -11,11 +11,11 @@ const started = performance.now();
 const result = await build({
   absWorkingDir: root,
   entryPoints: [
-    { in: 'src/client/main.ts', out: 'public/editor' },
+    { in: 'src/client/editor/main.ts', out: 'public/editor' },
     { in: 'templates/editor.css', out: 'public/editor' },
     // The embed page's console, and JS Bin's embed snippet script (`<a class="jsbin-embed">`).
-    { in: 'src/client/embed-page.ts', out: 'public/embed-page' },
-    { in: 'src/client/embed-links.ts', out: 'public/embed' },
+    { in: 'src/client/embed/page.ts', out: 'public/embed-page' },
+    { in: 'src/client/embed/links.ts', out: 'public/embed' },
     { in: 'src/client/mocks/main.ts', out: 'mock-page/page' },
   ],
   outdir: 'dist',

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { CliError, EXIT } from './errors.js';
-import { registerBinCommands } from './bin-commands.js';
-import { registerMockCommands } from './mock-commands.js';
-import { registerServeBins } from './serve-bins.js';
-import { registerServeMocks } from './serve-mocks.js';
-import { safeLine } from './terminal-text.js';
+import { CliError, EXIT } from './common/errors.js';
+import { registerBinCommands } from './bins/commands.js';
+import { registerMockCommands } from './mocks/commands.js';
+import { registerServeBins } from './serve-bins/command.js';
+import { registerServeMocks } from './serve-mocks/command.js';
+import { safeLine } from './common/terminal-text.js';
 
 /** Builds the program; each command file only declares its flags and lazy-loads its work. */
 export function createProgram(): Command {

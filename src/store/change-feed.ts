@@ -32,7 +32,7 @@ function parseNotice<C>(payload: string, self: string, read: ChangeReader<C>): C
 
 /**
  * Other instances' writes, from the payloads of their notices (fed by the engine's listener:
- * postgres-feeds.ts, redis-feeds.ts). A subscriber that comes while the channel is down hears
+ * postgres/feeds.ts, redis/feeds.ts). A subscriber that comes while the channel is down hears
  * onState(false) at once.
  */
 export function changeFeed<C>(self: string, read: ChangeReader<C>) {
@@ -57,7 +57,7 @@ export function changeFeed<C>(self: string, read: ChangeReader<C>) {
   };
 }
 
-/** What an engine on a shared store hears the other instances by (postgres-feeds.ts, redis-feeds.ts). */
+/** What an engine on a shared store hears the other instances by (postgres/feeds.ts, redis/feeds.ts). */
 export type Feeds<C> = { changes: ChangeFeed<C>; relay: Relay; close(): Promise<void> };
 
 /**

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { KEY_NEEDED } from '../../src/bins/auth.js';
+import { KEY_NEEDED } from '../../src/bins/auth/auth.js';
 import { KEYED, OPEN, startBinServer, type TestBinServer } from '../helpers/bin-server.js';
 import { usePage } from './browser.js';
 import { pathOf, preview, readCode, replaceCode } from './editor-page.js';

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
-import type { BinEngine } from '../../src/bins/bin-engine.js';
-import { openPostgresBins } from '../../src/bins/postgres-bins.js';
-import { openRedisBins } from '../../src/bins/redis-bins.js';
-import { openSqliteBins } from '../../src/bins/sqlite-bins.js';
-import { createBinStore, type BinStore, type CacheLimits } from '../../src/bins/store.js';
-import { keyvTemplate } from '../../src/bins/template-store.js';
+import type { BinEngine } from '../../src/bins/engines/engine.js';
+import { openPostgresBins } from '../../src/bins/engines/postgres.js';
+import { openRedisBins } from '../../src/bins/engines/redis.js';
+import { openSqliteBins } from '../../src/bins/engines/sqlite.js';
+import { createBinStore, type BinStore, type CacheLimits } from '../../src/bins/store/store.js';
+import { keyvTemplate } from '../../src/bins/store/template-store.js';
 import { openSqliteKeyv } from '../../src/store/sqlite.js';
 import { spacePerTest, type EngineKind as Kind, type EngineSpace as Space } from './engine-space.js';
 import { freshDatabase, freshRedisPrefix, sharedRedis } from './services.js';

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { createBinApp, createBinHandler } from '../../src/bins/app.js';
-import type { Compiler } from '../../src/bins/compiler.js';
-import type { BinConfig } from '../../src/bins/config.js';
-import { openBinStore, type BinStore } from '../../src/bins/store.js';
-import { binConfigWith } from '../../src/cli/bin-config.js';
+import type { Compiler } from '../../src/bins/compile/compiler.js';
+import type { BinConfig } from '../../src/bins/config/config.js';
+import { openBinStore, type BinStore } from '../../src/bins/store/store.js';
+import { binConfigWith } from '../../src/cli/serve-bins/config.js';
 import { listen } from '../../src/server/listen.js';
 import { tempDir } from './temp.js';
 import type { TestResponse } from './http.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { NO_CONTENT } from '../../src/bins/save-input.js';
+import { NO_CONTENT } from '../../src/bins/api/save-input.js';
 import { OPEN, startBinServer, type TestBinServer } from '../helpers/bin-server.js';
 import { rawRequest } from '../helpers/raw-http.js';
 import { startMockServer, type TestMockServer } from '../mocks/server.js';

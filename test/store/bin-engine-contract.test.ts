@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import type { BinEngine, Head } from '../../src/bins/bin-engine.js';
-import type { Revision } from '../../src/bins/store.js';
+import type { BinEngine, Head } from '../../src/bins/engines/engine.js';
+import type { Revision } from '../../src/bins/store/store.js';
 import { BIN_ENGINES, binEnginesPerTest } from '../helpers/bin-engines.js';
 import { listen } from '../helpers/heard-changes.js';
 
-// What every bin engine does, the same on each (src/bins/bin-engine.ts).
+// What every bin engine does, the same on each (src/bins/engines/engine.ts).
 
 const created = '2024-05-06T07:08:09.000Z';
 const revision = (html: string): Revision => ({

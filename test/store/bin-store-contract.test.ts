@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import type { BinStore, Revision } from '../../src/bins/store.js';
+import type { BinStore, Revision } from '../../src/bins/store/store.js';
 import { BIN_ENGINES, binStoresPerTest } from '../helpers/bin-engines.js';
 
 // What the bin store (caches over an engine) does, the same on every engine; and, where the engine's
-// store is shared, across instances (src/bins/store.ts).
+// store is shared, across instances (src/bins/store/store.ts).
 
 const panels = (html: string): Omit<Revision, 'created'> => ({ html, javascript: '', css: '', settings: {} });
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { readBinChange } from '../../src/bins/bin-changes.js';
-import type { Change } from '../../src/bins/bin-engine.js';
+import { readBinChange } from '../../src/bins/engines/changes.js';
+import type { Change } from '../../src/bins/engines/engine.js';
 import { readMockChange } from '../../src/mocks/engines/changes.js';
 import { changeFeed, changeNotice, openEngineFeeds, type Feeds } from '../../src/store/change-feed.js';
 

@@ -5,7 +5,7 @@ import type { LoggedRequest } from '../../src/mocks/log/request-log.js';
 import { listen } from '../helpers/heard-changes.js';
 import { MOCK_ENGINES, mockEnginesPerTest } from '../helpers/mock-engines.js';
 
-// What every mock engine does, the same on each (src/mocks/mock-engine.ts).
+// What every mock engine does, the same on each (src/mocks/engines/engine.ts).
 
 const record = (name: string, json: string): StoredMock => ({
   name,

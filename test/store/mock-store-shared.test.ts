@@ -7,7 +7,7 @@ import { spacePerTest } from '../helpers/engine-space.js';
 import { MOCK_ENGINES, mockStoresPerTest } from '../helpers/mock-engines.js';
 
 // Mock stores of several instances on one shared engine follow each other's endpoint records and
-// collections (src/mocks/follow-changes.ts).
+// collections (src/mocks/store/follow-changes.ts).
 
 const endpoint = (name: string, data: unknown, fields: Partial<MockInput> = {}): MockInput => ({
   name,

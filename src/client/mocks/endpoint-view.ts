@@ -1,7 +1,7 @@
-import { addEndpoint, deleteEndpoint, endpointUrl, getEndpoint, replaceEndpoint, type EndpointRecord } from './api.js';
-import { copyButton } from './copy.js';
-import { byId } from './dom.js';
-import { createEndpointForm } from './endpoint-form.js';
+import { addEndpoint, deleteEndpoint, endpointUrl, getEndpoint, replaceEndpoint, type EndpointRecord } from './common/api.js';
+import { copyButton } from './common/copy.js';
+import { byId } from './common/dom.js';
+import { createEndpointForm } from './form/endpoint-form.js';
 import { followLog } from './live-log.js';
 import { createTryIt } from './try-it.js';
 import { sourceFile } from './source-badge.js';

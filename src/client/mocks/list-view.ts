@@ -1,6 +1,6 @@
-import { listEndpoints, ROOT, type Delay, type EndpointSummary } from './api.js';
+import { listEndpoints, ROOT, type Delay, type EndpointSummary } from './common/api.js';
 import { showSourceProblems, sourceBadge } from './source-badge.js';
-import { age, byId, el } from './dom.js';
+import { age, byId, el } from './common/dom.js';
 
 export type ListView = {
   /** Fetches the endpoints again and redraws the table. */

@@ -1,5 +1,5 @@
-import { eventsUrl, type LoggedRequest } from './api.js';
-import { byId, clock, el, headerList, pretty } from './dom.js';
+import { eventsUrl, type LoggedRequest } from './common/api.js';
+import { byId, clock, el, headerList, pretty } from './common/dom.js';
 
 // The server keeps this many per endpoint; the page shows no more.
 const SHOWN = 100;

@@ -1,6 +1,6 @@
 // The mock server's page: endpoints listed, added, edited and deleted, and their calls watched live.
 // One page, routed by the URL's hash (#new, #endpoint/<name>), so every server URL stays relative.
-import { byId } from './dom.js';
+import { byId } from './common/dom.js';
 import { createEndpointView } from './endpoint-view.js';
 import { createListView } from './list-view.js';
 

@@ -1,5 +1,5 @@
-import { listSourceProblems, type SourceProblem } from './api.js';
-import { el } from './dom.js';
+import { listSourceProblems, type SourceProblem } from './common/api.js';
+import { el } from './common/dom.js';
 
 /** The file a `file:<path>` source names. */
 export const sourceFile = (source: string): string => source.replace(/^file:/, '');

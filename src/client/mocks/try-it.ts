@@ -1,6 +1,6 @@
-import { endpointUrl, METHODS, type EndpointRecord } from './api.js';
-import { byId, el, headerList, pretty } from './dom.js';
-import { createKeyValueRows } from './key-value-rows.js';
+import { endpointUrl, METHODS, type EndpointRecord } from './common/api.js';
+import { byId, el, headerList, pretty } from './common/dom.js';
+import { createKeyValueRows } from './common/key-value-rows.js';
 import { fillPath, parsePath, type PathSegment } from './path-params.js';
 
 export type TryIt = {

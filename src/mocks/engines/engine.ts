@@ -39,7 +39,7 @@ export type EndpointRecords = {
 };
 
 /**
- * A collection's saved state: its JSON, `seed`, a digest of the data it started from (collection-state.ts),
+ * A collection's saved state: its JSON, `seed`, a digest of the data it started from (../collections/state.ts),
  * and `version`, which the store adds one to at each save (no saved state: version 0).
  */
 export type SavedCollection = { seed: string; value: string; version: number };

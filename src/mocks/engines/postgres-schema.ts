@@ -1,7 +1,7 @@
-import type { PostgresSchemaPart } from '../../store/postgres-schema-part.js';
+import type { PostgresSchemaPart } from '../../store/postgres/schema-part.js';
 
 /**
- * The mocks' tables on PostgreSQL, as on SQLite (sqlite-mocks-schema.ts), beside the bins' if they
+ * The mocks' tables on PostgreSQL, as on SQLite (sqlite-schema.ts), beside the bins' if they
  * share the database. Names and times sort byte by byte (COLLATE "C"), as SQLite's do, so the later
  * of two ISO times is the greater; records, entries and collections stay the JSON text they were
  * saved as (jsonb would reorder keys).
@@ -13,10 +13,10 @@ const SCHEMA = [
     last_call text COLLATE "C", sequence bigint NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS mock_requests (name text COLLATE "C" NOT NULL, seq bigint NOT NULL, entry text NOT NULL,
     PRIMARY KEY (name, seq))`,
-  // `version`: one added at each save (mock-engine.ts SavedCollection), which is conditional on it.
+  // `version`: one added at each save (engine.ts SavedCollection), which is conditional on it.
   `CREATE TABLE IF NOT EXISTS mock_collections (name text COLLATE "C" PRIMARY KEY, seed text NOT NULL,
     value text NOT NULL, version bigint NOT NULL)`,
-  // Live messages too long for a notice (postgres-relay.ts), kept a minute.
+  // Live messages too long for a notice (../../store/postgres/relay.ts), kept a minute.
   `CREATE TABLE IF NOT EXISTS mock_relay (id bigserial PRIMARY KEY, body text NOT NULL,
     sent timestamptz NOT NULL DEFAULT now())`,
 ];

@@ -1,5 +1,5 @@
-import type { StatementRunner } from '../../store/postgres.js';
-import { openPostgresEngine } from '../../store/postgres-feeds.js';
+import type { StatementRunner } from '../../store/postgres/client.js';
+import { openPostgresEngine } from '../../store/postgres/feeds.js';
 import type { Relay } from '../../store/relay.js';
 import { readMockChange } from './changes.js';
 import type { MockChange, MockEngine, SavedEndpoint } from './engine.js';
@@ -38,7 +38,7 @@ const SAVE_KEEP = `DELETE FROM mock_requests r USING unnest($1::text[], $2::bigi
 const LOCK_COUNTERS = 'SELECT name FROM mock_stats WHERE name = ANY($1::text[]) ORDER BY name FOR UPDATE';
 
 /**
- * The mocks on PostgreSQL (postgres-mocks-schema.ts), shared by any number of instances: each write is
+ * The mocks on PostgreSQL (postgres-schema.ts), shared by any number of instances: each write is
  * one statement or one transaction; counters are added to under a lock on their row, which also
  * numbers log entries apart; record and collection writes notify the others in their statement
  * (delivered at commit). Statements are prepared once per connection. A connection failure rejects

@@ -1,10 +1,10 @@
-import { luaScript } from '../../store/redis.js';
+import { luaScript } from '../../store/redis/client.js';
 
 /*
- * The mocks' Lua scripts (layout: redis-mocks.ts). Each runs whole, alone on Redis: a write and its
+ * The mocks' Lua scripts (layout: redis.ts). Each runs whole, alone on Redis: a write and its
  * notice land together, and two instances' saves never interleave. Scripts that reach keys by name
  * build them from key prefixes passed in ARGV (as the bins' do): one Redis, not a cluster.
- * Redis does not undo a script that fails part-way: arguments arrive checked (redis-mocks.ts), the
+ * Redis does not undo a script that fails part-way: arguments arrive checked (redis.ts), the
  * stats save (many keys) reads every key it writes before writing, and when Redis is out of memory
  * the first write is the one refused.
  */
@@ -52,7 +52,7 @@ export const mockScripts = {
   ),
 
   /**
-   * KEYS counted, schema; ARGV counters prefix, log prefix, schema version, then per endpoint (mock-engine.ts
+   * KEYS counted, schema; ARGV counters prefix, log prefix, schema version, then per endpoint (engine.ts
    * EndpointSave): name, hits, lastCall ('' : none), sequence, skipped, keep, entry count, the entries.
    * Hits are added, lastCall kept if later (ISO strings compare as text), sequence replaced; entries
    * numbered on from the log's newest after `skipped`; then the log keeps what is numbered above its

@@ -1,6 +1,6 @@
-import { openRedisClient, unavailableOnFailure } from '../../store/redis.js';
-import { openRedisEngine } from '../../store/redis-feeds.js';
-import { schemaScripts } from '../../store/redis-schema-part.js';
+import { openRedisClient, unavailableOnFailure } from '../../store/redis/client.js';
+import { openRedisEngine } from '../../store/redis/feeds.js';
+import { schemaScripts } from '../../store/redis/schema-part.js';
 import type { Relay } from '../../store/relay.js';
 import { withoutPassword } from '../../store/store-url.js';
 import { readMockChange } from './changes.js';
@@ -12,8 +12,8 @@ import type { StoredMock } from '../record/record.js';
  * Key layout, under the prefix P (default `snippetkit:`, the bins' too: the mocks keep to `P mocks:`;
  * names follow the last `:` of a key, so they may hold any character):
  *   P schema                    hash: part -> version (`mocks` 1, beside the bins' `bins`)
- *   P mocks:endpoints           hash: name -> the record's JSON (record.ts StoredMock), as stored
- *   P mocks:collection:<name>   hash: seed, value, version (mock-engine.ts SavedCollection)
+ *   P mocks:endpoints           hash: name -> the record's JSON (../record/record.ts StoredMock), as stored
+ *   P mocks:collection:<name>   hash: seed, value, version (engine.ts SavedCollection)
  *   P mocks:counted             set: the endpoints that have counters
  *   P mocks:counters:<name>     hash: hits, lastCall (absent: none), sequence
  *   P mocks:log:<name>          sorted set: entries as `<seq> <JSON>`, scored by seq (the number keeps
@@ -133,7 +133,7 @@ export async function openRedisMocks(url: string, options: { prefix?: string } =
 }
 
 /**
- * One endpoint's part of the save script's arguments (redis-mocks-scripts.ts). Checked here, before
+ * One endpoint's part of the save script's arguments (redis-scripts.ts). Checked here, before
  * the script runs, since a script that fails part-way keeps what it wrote: a bad item fails the batch whole.
  */
 function saveArgs(save: EndpointSave): string[] {

@@ -6,7 +6,7 @@ import { preparePart, type Query } from '../../store/schema-part.js';
  * transaction held open across calls on a connection every request shares (as for the bins).
  */
 
-/** Endpoint records, one JSON row each (record.ts's StoredMock). */
+/** Endpoint records, one JSON row each (../record/record.ts's StoredMock). */
 const ENDPOINTS = 'CREATE TABLE IF NOT EXISTS mock_endpoints (name TEXT PRIMARY KEY, record TEXT NOT NULL)';
 
 /** Keyv's rows of the records an earlier release kept (`mocks:endpoint:<name>`, `{"value": record}`). */
@@ -55,7 +55,7 @@ const STATS = [
   'DROP VIEW IF EXISTS mock_stats_save',
   'DROP TRIGGER IF EXISTS mock_stats_forget_insert',
   'DROP VIEW IF EXISTS mock_stats_forget',
-  // A save (mock-engine.ts's EndpointSave list) as two JSON lists: `entries` ({name, at, entry}: the
+  // A save (engine.ts's EndpointSave list) as two JSON lists: `entries` ({name, at, entry}: the
   // entry numbered `at` past its log's newest; the INSERT reads its own table, so SQLite computes every
   // row before it writes one) and `counters` ({name, hits, lastCall, sequence, keep}: hits added, then
   // the log keeps what is numbered above its newest less `keep`, its newest `keep`: a gap is left only
@@ -103,7 +103,7 @@ export async function prepareStatsTables(query: Query, file: string): Promise<vo
  * Collections' live data (docs/mock-api.md, "Collections"): one row per collection endpoint holding
  * its whole state as JSON and `seed`, a digest of the data it started from, so a changed seed (a new
  * record, an edited db.json) is noticed and the stale state ignored. Version 2 adds `version`, which
- * each save adds one to (mock-engine.ts SavedCollection); a version 1 file's rows get 1, as saved once.
+ * each save adds one to (engine.ts SavedCollection); a version 1 file's rows get 1, as saved once.
  */
 export async function prepareCollectionTable(query: Query, file: string): Promise<void> {
   await preparePart(query, file, {

@@ -8,7 +8,7 @@ import { prepareCollectionTable, prepareEndpointTable, prepareStatsTables } from
 const LOAD_PAGE = 5000;
 
 /**
- * The mocks on SQLite (sqlite-mocks-schema.ts): opens and locks `file`, moving an earlier release's
+ * The mocks on SQLite (sqlite-schema.ts): opens and locks `file`, moving an earlier release's
  * records out of Keyv's table at first start. One process writes the file (the lock), so there is
  * no change feed. Every statement the store runs is prepared once; each write is one statement.
  */

@@ -10,7 +10,7 @@ export const DEFAULT_FLUSH_MS = 200;
 export type StatsJournalOptions = {
   /** Entries kept per endpoint, in memory and in the file. */
   logSize: number;
-  /** Bytes all logs keep together, in memory and in the file (log-budget.ts). */
+  /** Bytes all logs keep together, in memory and in the file (../log/budget.ts). */
   maxLogBytes: number;
   flushMs: number;
   /** Told when a save fails (it is retried) and when saving works again. */

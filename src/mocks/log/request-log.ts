@@ -24,7 +24,7 @@ export type Unsaved = { entries: LoggedRequest[]; skipped: number };
 
 /**
  * Per-endpoint counters: they outlive a replace, go with a delete, and are saved to the data file
- * in batches (stats-journal.ts). Every request that moves `hits` or `sequence` is also logged, and
+ * in batches (../engines/stats-journal.ts). Every request that moves `hits` or `sequence` is also logged, and
  * logging it is what marks the endpoint for the next batch.
  */
 export type EndpointStats = {
@@ -42,7 +42,7 @@ export type EndpointStats = {
  * once, so the serving path pays a flag test per request and the journal a push per endpoint per batch. Entries loaded from the
  * file stay JSON text until first read: a string is one object to the garbage collector where a
  * parsed entry is a dozen, which made start-up with a million saved entries GC-bound. Every entry
- * is charged to the shared `budget`, which may evict the oldest (log-budget.ts).
+ * is charged to the shared `budget`, which may evict the oldest (budget.ts).
  */
 export class RequestLog implements BudgetedLog {
   private ring: (LoggedRequest | string | undefined)[] = [];

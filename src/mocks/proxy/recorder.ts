@@ -28,7 +28,7 @@ export type RecorderOptions = {
   target: string;
   recordCookies: boolean;
   logger: Logger;
-  /** Where a recording goes: the store by default; a record file with --dir (see record-file.ts). */
+  /** Where a recording goes: the store by default; a record file with --dir (see ../../cli/serve-mocks/record-file.ts). */
   save?: (shape: RecordShape, input: MockInput) => Promise<unknown>;
 };
 

@@ -65,7 +65,7 @@ export type MockInput = {
   collection?: boolean;
 };
 
-/** The record an engine keeps for an endpoint (mock-engine.ts). */
+/** The record an engine keeps for an endpoint (../engines/engine.ts). */
 export type StoredMock = MockInput & {
   created: string;
   updated: string;

@@ -28,7 +28,7 @@ export type Endpoint = {
 export type WriteResult = { created: boolean; endpoint: Endpoint };
 
 /**
- * Endpoints persisted by a storage engine (mock-engine.ts) and mirrored in a Map for serving. Reads
+ * Endpoints persisted by a storage engine (../engines/engine.ts) and mirrored in a Map for serving. Reads
  * are synchronous from the Map; a write resolves once the engine has stored it, and the Map changes
  * in that same step.
  */

@@ -6,7 +6,7 @@ import { callFaker } from './faker.js';
 export const MAX_OUTPUT = 1024 * 1024;
 export const MAX_STEPS = 100_000;
 
-/** The helper output goes through (template-ast.ts rewrites each mustache and text to call it). */
+/** The helper output goes through (ast.ts rewrites each mustache and text to call it). */
 export const OUT = '__out';
 /** Helpers that charge their own results: a mustache calling one is not rewritten to go through OUT. */
 export const SELF_COUNTED = new Set(['now', 'uuid', 'randomInt', 'json', 'faker']);
@@ -24,7 +24,7 @@ function charge(options: Handlebars.HelperOptions, output: number): void {
   chargeOutput((options.data as { root?: object } | undefined)?.root ?? options, output);
 }
 
-/** charge() for a render outside Handlebars (template-direct.ts): `root` is the request's template input. */
+/** charge() for a render outside Handlebars (direct.ts): `root` is the request's template input. */
 export function chargeOutput(root: object, output: number): void {
   let budget = budgets.get(root);
   if (!budget) budgets.set(root, (budget = { output: 0, steps: 0 }));

@@ -1,0 +1,77 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { HttpError } from '../../http/errors.js';
+import { checkRead, requireAccess } from '../auth/auth.js';
+import type { BinConfig } from '../config/config.js';
+import { parseRev, readAnswer } from './read.js';
+import { saveAnswer, takeFastFailure } from './save.js';
+import { normalizeId } from '../addresses/ids.js';
+import { readSaveBody, readSaveInput } from './save-input.js';
+import type { BinStore } from '../store/store.js';
+import { templateRoutes } from './template-routes.js';
+import { prettyTime } from './time.js';
+
+export type ApiOptions = { store: BinStore; config: BinConfig };
+
+const notFound = () => new HttpError(404, 'not found');
+
+/** The bin id of a route, or a 404 for ids that cannot name a bin. */
+function binParam(ctx: Context): string {
+  const id = normalizeId(ctx.params.bin ?? '');
+  if (!id) throw notFound();
+  return id;
+}
+
+/** The REST API under /api: JS Bin 4's routes, shapes and messages (docs/bin-api.md). */
+export function createApiRouter({ store, config }: ApiOptions): Router {
+  const router = new Router({ prefix: '/api' });
+  const write = requireAccess(config, 'write');
+  const admin = requireAccess(config, 'admin');
+
+  /** Reads share their answer with the pre-Koa fast path (fast-read.ts). */
+  async function read(ctx: Context): Promise<void> {
+    checkRead(ctx, config, normalizeId(ctx.params.bin ?? ''));
+    const answer = await readAnswer(store, ctx.params.bin ?? '', ctx.params.rev);
+    if (answer.status === 404) throw notFound();
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.etag = answer.etag!; // conditionalGet answers a match with 304
+    ctx.body = answer.json;
+  }
+
+  async function save(ctx: Context, bin: string | undefined): Promise<void> {
+    takeFastFailure(ctx.req); // a save the fast path began and could not finish
+    const input = readSaveInput(await readSaveBody(ctx, config['max-request-size']), config);
+    ctx.body = await saveAnswer(store, bin, input);
+  }
+
+  async function remove(ctx: Context): Promise<void> {
+    const removed = await store.remove(binParam(ctx), parseRev(ctx.params.rev));
+    if (!removed) throw notFound();
+    ctx.body = { url: removed.bin, snapshot: removed.rev, deleted: true };
+  }
+
+  router.get('/', admin, async (ctx) => {
+    const bins = await store.list();
+    ctx.body = bins.map(({ revisions }) =>
+      revisions.map((revision) => {
+        const { title, description } = revision.settings as { title?: unknown; description?: unknown };
+        return {
+          url: revision.bin,
+          snapshot: revision.rev,
+          last_updated: revision.created,
+          pretty_last_updated: prettyTime(revision.created),
+          ...(typeof title === 'string' && { title }),
+          ...(typeof description === 'string' && { description }),
+        };
+      }),
+    );
+  });
+  templateRoutes(router, { store, config });
+  router.post('/save', write, (ctx) => save(ctx, undefined));
+  router.post('/:bin/save', write, (ctx) => save(ctx, binParam(ctx)));
+  router.get('/:bin', read);
+  router.get('/:bin/:rev', read);
+  router.delete('/:bin', admin, remove);
+  router.delete('/:bin/:rev', admin, remove);
+  return router;
+}

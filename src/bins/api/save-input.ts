@@ -1,0 +1,99 @@
+import type { Context } from 'koa';
+import { HttpError } from '../../http/errors.js';
+import { parseForm } from '../../http/form.js';
+import { isJsonObject, readJsonBody } from '../../http/json-body.js';
+import { hasBody, readBodyText } from '../../http/read-body.js';
+import type { BinConfig } from '../config/config.js';
+import { checkOutputSettings } from './output-settings.js';
+import type { Settings } from '../store/store.js';
+import { PANELS } from '../../shared/processors.js';
+
+export const NO_CONTENT = 'Unable to save: The bin has no content';
+export const BLACKLISTED = 'Unable to save: Post contains blacklisted content';
+
+export type SaveInput = { html: string; javascript: string; css: string; settings: Settings | undefined };
+
+/**
+ * The body of a save, form-encoded (JS Bin's) or JSON (what jsbin-client sends); read strictly,
+ * so invalid UTF-8 or a broken %-escape is refused rather than stored altered.
+ */
+export async function readSaveBody(ctx: Context, limit: number | string): Promise<unknown> {
+  // An empty save, whatever its type, is JS Bin's "no content" (from readSaveInput), not a 415.
+  if (!hasBody(ctx.req)) return {};
+  const type = ctx.is('application/x-www-form-urlencoded', 'application/json', '+json');
+  if (!type) {
+    throw new HttpError(415, 'send the save as application/x-www-form-urlencoded or application/json');
+  }
+  if (type === 'application/x-www-form-urlencoded') return parseForm(await readBodyText(ctx, limit));
+  return (await readJsonBody(ctx, { limit })) ?? {};
+}
+
+/**
+ * Reads a save body (form or JSON): only html, javascript, css and settings; a panel not sent is "".
+ * `settings` may be a JSON string (as JS Bin clients send it) or an object.
+ */
+export function readSaveInput(body: unknown, config: BinConfig): SaveInput {
+  const fields = isJsonObject(body) ? body : {};
+  const panels = { html: '', javascript: '', css: '' };
+  for (const panel of PANELS) {
+    const value = fields[panel];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'string') throw new HttpError(400, `${panel} must be a string`, panel);
+    panels[panel] = value;
+  }
+  const settings = readSettings(fields.settings);
+  if (PANELS.every((panel) => panels[panel].trim() === '')) throw new HttpError(400, NO_CONTENT);
+  const banned = config.blacklist.html.filter((word) => typeof word === 'string' && word !== '');
+  if (banned.some((word) => PANELS.some((panel) => panels[panel].includes(word)))) {
+    throw new HttpError(400, BLACKLISTED);
+  }
+  return { ...panels, settings };
+}
+
+function readSettings(value: unknown): Settings | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  let parsed = value;
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      throw new HttpError(400, 'settings is not valid JSON', 'settings');
+    }
+  }
+  if (!isJsonObject(parsed)) throw new HttpError(400, 'settings must be a JSON object', 'settings');
+  if (depth(parsed) > MAX_SETTINGS_DEPTH) {
+    throw new HttpError(400, `settings are nested more than ${MAX_SETTINGS_DEPTH} levels deep`, 'settings');
+  }
+  checkOutputSettings(parsed);
+  return parsed;
+}
+
+/** Deeper settings would overflow the stack of the recursive merge and of JSON.stringify. */
+const MAX_SETTINGS_DEPTH = 32;
+
+/** How deeply objects and arrays nest in `value`, counted without recursion. */
+function depth(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, level] = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    deepest = Math.max(deepest, level);
+    if (deepest > MAX_SETTINGS_DEPTH) break;
+    for (const child of Object.values(item)) stack.push([child, level + 1]);
+  }
+  return deepest;
+}
+
+/** New settings merged key by key over the previous revision's; arrays and values replace. */
+export function mergeSettings(previous: Settings, next: Settings | undefined): Settings {
+  if (!next) return previous;
+  const out: Settings = { ...previous };
+  for (const [key, value] of Object.entries(next)) {
+    if (key === '__proto__') continue; // would replace the merged object's prototype
+    const current = out[key];
+    out[key] = isJsonObject(current) && isJsonObject(value) ? mergeSettings(current, value) : value;
+  }
+  return out;
+}
+

@@ -1,0 +1,166 @@
+/**
+ * The compile child process (started by pool.ts, never imported by the server). It runs with
+ * Node's permission model: it may read only the package's own folders, and may not start processes,
+ * workers or write files; its environment is empty. Pug templates run code, so they also run in a
+ * fresh vm context that holds no host object (no `process`, no `require`). It has no network either
+ * (offline.ts). After each answer the pool pings it: a pong means nothing of the last compile
+ * still runs, as template code could only go on in microtasks, and those hold back every message.
+ */
+import { createRequire } from 'node:module';
+import { runInNewContext } from 'node:vm';
+import { lineColumn } from '../../shared/json-check.js';
+import type { Compiled, CompileError, CompileResult } from '../../shared/processors.js';
+import { cutNetwork } from './offline.js';
+import { compileScss, compileStylus } from './styles.js';
+
+export type CompileRequest = { id: number; processor: Compiled; source: string; timeoutMs: number };
+/** `timedOut`: the answer says nothing about the source, so it is not to be cached. */
+export type CompileReply =
+  | { id: number; result: CompileResult; timedOut?: true }
+  | { ready: true }
+  | { pong: number; rss: number };
+export type WorkerMessage = CompileRequest | { ping: number };
+
+cutNetwork();
+const require = createRequire(import.meta.url);
+// Loaded before the child says it is ready, so the time limit measures compiling, not loading
+// (typescript alone takes a few hundred milliseconds to load).
+const marked = require('marked') as typeof import('marked');
+const pug = require('pug') as { compileClient(src: string, options: object): string };
+const less = require('less') as {
+  render(src: string, options: object): Promise<{ css: string }>;
+  environment: { fileManagers: object[] };
+};
+const coffee = require('coffeescript') as { compile(src: string, options: object): string };
+const ts = require('typescript') as typeof import('typescript');
+
+/** Thrown for a failure we can place; anything else becomes its message alone. */
+class PlacedError extends Error {
+  constructor(message: string, readonly line?: number, readonly column?: number) {
+    super(message);
+  }
+}
+
+/** Thrown when the time limit stopped a compile: a failure of the moment, not of the source. */
+class TimedOut extends Error {}
+
+// LESS reads @import, data-uri() and image-size() files through its file managers, the URL one
+// included: a single manager that refuses every file, a second fence behind the permission model
+// and offline.ts.
+less.environment.fileManagers.splice(0, Infinity, {
+  supports: () => true,
+  supportsSync: () => true,
+  loadFile: (name: string) => Promise.reject(refusedImport(name)),
+  loadFileSync: (name: string) => ({ error: refusedImport(name) }),
+});
+function refusedImport(name: string): { type: string; message: string } {
+  return { type: 'File', message: `'${name}' was not read: imports are not allowed` };
+}
+
+type Compile = (source: string, timeoutMs: number) => Promise<string> | string;
+
+const COMPILERS: Record<Compiled, Compile> = {
+  markdown(source) {
+    return marked.marked.parse(source, { async: false });
+  },
+
+  pug(source, timeoutMs) {
+    const fn = pug.compileClient(source, { name: 'template', compileDebug: true, inlineRuntimeFunctions: true });
+    // The template's code runs here, with nothing of ours in reach. The vm's own timeout stops a loop
+    // without costing the child (the pool kills only later); 'afterEvaluate' runs the promise jobs the
+    // template starts inside the evaluation, under that timeout, and none after it.
+    const options = { timeout: timeoutMs, microtaskMode: 'afterEvaluate' } as const;
+    try {
+      return String(runInNewContext(`${fn}\ntemplate({});`, Object.create(null), options));
+    } catch (err) {
+      if ((err as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
+        throw new TimedOut(`took longer than ${timeoutMs} ms and was stopped`);
+      }
+      // Pug's rethrow prefixes "Pug:<line>" and an excerpt to the message of an error in template code.
+      const message = String((err as Error)?.message ?? err);
+      const placed = /^Pug:(\d+)\n[\s\S]*?\n\n([\s\S]+)$/.exec(message);
+      throw placed ? new PlacedError(placed[2]!, Number(placed[1])) : err;
+    }
+  },
+
+  async less(source) {
+    // @plugin loads a JavaScript file into this process: refused outright.
+    const plugin = /@plugin\b/.exec(source);
+    if (plugin) throw new PlacedError('@plugin is not allowed', ...at(source, plugin.index));
+    try {
+      return (await less.render(source, { javascriptEnabled: false })).css;
+    } catch (err) {
+      const e = err as { message: string; line?: number; column?: number };
+      throw new PlacedError(e.message, e.line ?? undefined, e.column === undefined ? undefined : e.column + 1);
+    }
+  },
+
+  coffeescript(source) {
+    try {
+      return coffee.compile(source, { bare: true });
+    } catch (err) {
+      const e = err as { message: string; location?: { first_line: number; first_column: number } };
+      throw new PlacedError(e.message, lineOf(e.location?.first_line), lineOf(e.location?.first_column));
+    }
+  },
+
+  typescript: (source) => transpile(source, 'bin.ts'),
+
+  // JSX, with TypeScript's syntax too (TSX): React.createElement unless a `/** @jsx h */` comment names another.
+  jsx: (source) => transpile(source, 'bin.tsx'),
+
+  scss: compileScss,
+  stylus: compileStylus,
+};
+
+function transpile(source: string, fileName: string): string {
+  const out = ts.transpileModule(source, {
+    fileName,
+    reportDiagnostics: true,
+    compilerOptions: { target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.ESNext, jsx: ts.JsxEmit.React },
+  });
+  const first = out.diagnostics?.[0];
+  if (first) {
+    const message = ts.flattenDiagnosticMessageText(first.messageText, '\n');
+    if (!first.file || first.start === undefined) throw new PlacedError(message);
+    const { line, character } = first.file.getLineAndCharacterOfPosition(first.start);
+    throw new PlacedError(message, line + 1, character + 1);
+  }
+  return out.outputText;
+}
+
+function lineOf(zeroBased: number | undefined): number | undefined {
+  return zeroBased === undefined ? undefined : zeroBased + 1;
+}
+
+function at(source: string, index: number): [number, number] {
+  const { line, column } = lineColumn(source, index);
+  return [line, column];
+}
+
+function toError(err: unknown): CompileError {
+  const e = err as { msg?: string; message?: string; line?: number; column?: number };
+  // Pug puts the bare message in `msg` and a multi-line excerpt in `message`.
+  const message = String(e?.msg ?? e?.message ?? err).split('\n')[0]!;
+  return {
+    message,
+    ...(typeof e?.line === 'number' && { line: e.line }),
+    ...(typeof e?.column === 'number' && { column: e.column }),
+  };
+}
+
+async function handle({ id, processor, source, timeoutMs }: CompileRequest): Promise<CompileReply> {
+  try {
+    return { id, result: { ok: true, code: await COMPILERS[processor](source, timeoutMs) } };
+  } catch (err) {
+    return { id, result: { ok: false, error: toError(err) }, ...(err instanceof TimedOut && { timedOut: true }) };
+  }
+}
+
+process.on('message', (message: WorkerMessage) => {
+  if ('ping' in message) process.send!({ pong: message.ping, rss: process.memoryUsage.rss() } satisfies CompileReply);
+  else void handle(message).then((reply) => process.send!(reply));
+});
+// The server went away: nothing left to compile for.
+process.on('disconnect', () => process.exit(0));
+process.send!({ ready: true });

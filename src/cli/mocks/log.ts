@@ -1,0 +1,107 @@
+import type { Command } from 'commander';
+import { callApi, checkShape, notOurApi, openStream, type ClientOptions } from '../common/client.js';
+import { clientContext } from '../common/client-flags.js';
+import { CliError, EXIT } from '../common/errors.js';
+import { check, endpointPath, notFound } from './client.js';
+import { chalk, type Output } from '../common/output.js';
+import { readEvents } from '../common/sse.js';
+import { safeLine, safeLines } from '../common/terminal-text.js';
+
+export type MockLogFlags = { follow?: boolean; clear?: boolean };
+
+type LoggedRequest = {
+  time: string;
+  method: string;
+  url: string;
+  headers: Record<string, string | string[]>;
+  body: string;
+  /** Which answer was sent: an index in `responses`, null for the endpoint's own (absent from older servers). */
+  response?: number | null;
+  /** The status sent, null for a fault. */
+  status?: number | null;
+  fault?: string;
+};
+
+export async function mockLog(name: string, flags: MockLogFlags, command: Command): Promise<void> {
+  const { client, out } = clientContext(command, 'mock');
+  if (flags.clear) {
+    const { status, body } = await callApi(client, 'DELETE', `${endpointPath(name)}/requests`);
+    check(client, name, status, body);
+    if (!flags.follow) return out.result(`cleared the request log of ${name}`, body);
+    out.note(`cleared the request log of ${name}`);
+  }
+  if (flags.follow) return follow(client, out, name);
+  const { status, body } = await callApi(client, 'GET', `${endpointPath(name)}/requests`);
+  check(client, name, status, body);
+  const requests = (body as { requests?: LoggedRequest[] }).requests;
+  if (!Array.isArray(requests)) throw notOurApi(client, 'its request log has no requests');
+  const oldestFirst = [...requests].reverse(); // the server sends newest first
+  if (out.json) return out.result('', oldestFirst);
+  const empty = chalk.dim(`${name} has received no requests yet`);
+  const text = oldestFirst.length === 0 ? empty : oldestFirst.map(formatRequest).join('\n');
+  out.result(text, oldestFirst);
+}
+
+/**
+ * Follows the endpoint's event stream: the log so far (the `log` event, newest first), then each
+ * request as the server records it. Runs until Ctrl+C (a stop by the user: exit 0), or fails when
+ * the server goes away.
+ */
+async function follow(client: ClientOptions, out: Output, name: string): Promise<void> {
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
+  try {
+    const path = `${endpointPath(name)}/events`;
+    const res = await openStream(client, path, stop.signal);
+    if (!res.ok || !res.body || !res.headers.get('content-type')?.startsWith('text/event-stream')) {
+      // a 404 is only "no such endpoint" when the mock server says it
+      checkShape(client, `GET /${path}`, res, await res.text());
+      if (res.status === 404) throw notFound(client, name);
+      throw notOurApi(client, `GET /${path} answered ${res.status} without an event stream`);
+    }
+    for await (const { event, data } of readEvents(res.body)) {
+      if (event === 'log') {
+        for (const request of (JSON.parse(data) as LoggedRequest[]).reverse()) printOne(out, request);
+      }
+      else if (event === 'request') printOne(out, JSON.parse(data) as LoggedRequest);
+    }
+  } catch (err) {
+    if (stop.signal.aborted) return;
+    if (err instanceof SyntaxError) throw notOurApi(client, 'its event stream sent data that is not JSON');
+    if (err instanceof CliError) throw err;
+    // the connection dropped: reported below like a clean end
+  } finally {
+    process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+  }
+  if (stop.signal.aborted) return;
+  throw new CliError(`the mock server at ${client.server} closed the stream (stopped?)`, EXIT.unreachable);
+}
+
+function printOne(out: Output, request: LoggedRequest): void {
+  if (out.json) process.stdout.write(`${JSON.stringify(request)}\n`);
+  else out.result(formatRequest(request), request);
+}
+
+/** `→ 200 default`, `→ 204 response #0`, `→ fault reset, response #2`; empty when the server does not say. */
+function formatAnswer(request: LoggedRequest): string {
+  if (request.response === undefined) return '';
+  const sent = request.fault !== undefined ? `fault ${request.fault}` : String(request.status ?? '');
+  const which = request.response === null ? 'default' : `response #${request.response}`;
+  return `  ${chalk.dim('→')} ${safeLine(`${sent}${request.fault !== undefined ? ',' : ''} ${which}`)}`;
+}
+
+function formatRequest(request: LoggedRequest): string {
+  const headers = Object.entries(request.headers)
+    .map(([k, v]) => `  ${chalk.dim(`${safeLine(k)}:`)} ${safeLine(Array.isArray(v) ? v.join(', ') : String(v))}`)
+    .join('\n');
+  let body = typeof request.body === 'string' ? request.body : '';
+  try {
+    if (body) body = JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    // not JSON: shown as it came
+  }
+  const [time, method, url] = [request.time, request.method, request.url].map((field) => safeLine(String(field)));
+  const line = `${chalk.dim(time)} ${chalk.bold(method)} ${url}${formatAnswer(request)}`;
+  return `${line}\n${headers}${body ? `\n${safeLines(body)}` : ''}\n`;
+}

@@ -1,0 +1,101 @@
+import type { Delay } from '../../mocks/record/record.js';
+import { chalk } from '../common/output.js';
+import { safeLine, safeLines } from '../common/terminal-text.js';
+
+/** A response as the API shows it: the record's own fields, or one entry of its `responses`. */
+type ShownAnswer = {
+  statusCode?: number;
+  data?: unknown;
+  body?: unknown;
+  headers?: Record<string, unknown>;
+  delay?: Delay;
+  fault?: string;
+  faultRate?: number;
+};
+type ShownWhen = Record<string, unknown>;
+export type ShownRecord = ShownAnswer & {
+  name: string;
+  path?: string;
+  methods?: string[];
+  template?: boolean;
+  pick?: string;
+  responses?: (ShownAnswer & { when?: ShownWhen })[];
+  hits?: number;
+  lastCall?: string | null;
+  url?: string;
+};
+
+/** `250 ms` or `100-400 ms`. */
+export function formatDelay(delay: unknown): string {
+  if (typeof delay === 'object' && delay !== null) {
+    const { min, max } = delay as { min?: unknown; max?: unknown };
+    return `${String(min)}-${String(max)} ms`;
+  }
+  return `${String(delay ?? 0)} ms`;
+}
+
+/** All of one endpoint for a terminal: every string from the server escaped, fields shown only when set. */
+export function formatRecord(record: ShownRecord): string {
+  const summary = `status ${record.statusCode}  delay ${formatDelay(record.delay)}  hits ${record.hits ?? 0}`;
+  const lines = [`${chalk.bold(safeLine(record.name))}  ${safeLine(summary)}`];
+  const label = (name: string, value: string) => lines.push(`${chalk.dim(name.padEnd(9))} ${safeLine(value)}`);
+  if (record.url !== undefined) label('url', record.url);
+  if (record.path !== undefined) label('path', record.path);
+  if (record.methods) label('methods', record.methods.join(', '));
+  if (record.template) label('template', 'on: strings in data, body and headers are rendered per request');
+  if (record.lastCall) label('last call', record.lastCall);
+  if (record.fault !== undefined) label('fault', formatFault(record));
+  lines.push(...formatContent(record, ''));
+  const responses = record.responses ?? [];
+  if (responses.length > 0) {
+    lines.push('', chalk.bold(`responses (${responses.length}, pick ${safeLine(record.pick ?? 'first-match')})`));
+  }
+  for (const [index, response] of responses.entries()) {
+    const when = response.when ? `when ${safeLine(formatWhen(response.when))}` : 'always';
+    lines.push(`${chalk.bold(`#${index}`)} ${when}`);
+    const settings = [
+      response.statusCode !== undefined && `status ${response.statusCode}`,
+      response.delay !== undefined && `delay ${formatDelay(response.delay)}`,
+      response.fault !== undefined && `fault ${formatFault(response)}`,
+    ].filter(Boolean);
+    if (settings.length > 0) lines.push(`   ${safeLine(settings.join('  '))}`);
+    lines.push(...formatContent(response, '   '));
+  }
+  return lines.join('\n');
+}
+
+/** `method GET|PUT, query role=admin|root, headers x-fail=1, body {"a":1}`. */
+export function formatWhen(when: ShownWhen): string {
+  return Object.entries(when)
+    .map(([part, value]) => {
+      if (part === 'method') return `method ${[value].flat().join('|')}`;
+      if (part === 'body') return `body ${JSON.stringify(value)}`;
+      const entries = Object.entries((value ?? {}) as Record<string, unknown>);
+      const pairs = entries.map(([k, v]) => `${k}=${[v].flat().join('|')}`);
+      return `${part} ${pairs.join(' ')}`;
+    })
+    .join(', ');
+}
+
+function formatFault(answer: ShownAnswer): string {
+  const rate = answer.faultRate;
+  if (rate === undefined || rate === 1) return String(answer.fault);
+  return `${answer.fault} on ${Math.round(rate * 1000) / 10}% of requests`;
+}
+
+/** Headers, then the data (as indented JSON) or the text body. */
+function formatContent(answer: ShownAnswer, indent: string): string[] {
+  const lines = Object.entries(answer.headers ?? {}).map(
+    ([name, value]) => `${indent}${chalk.dim('header')} ${safeLine(`${name}: ${String(value)}`)}`,
+  );
+  let content: string | undefined;
+  if (answer.data !== undefined) content = JSON.stringify(answer.data, null, 2);
+  else if (typeof answer.body === 'string') content = answer.body;
+  if (content !== undefined) {
+    const kind = answer.data !== undefined ? 'data' : 'body';
+    // the endpoint's own data is shown unlabelled, as before; a text body always says what it is
+    if (indent !== '' || kind === 'body') lines.push(`${indent}${chalk.dim(kind)}`);
+    lines.push(...safeLines(content).split('\n').map((line) => indent + line));
+  }
+  return lines;
+}

@@ -1,0 +1,44 @@
+import type { Command } from 'commander';
+import { allowedHostOption } from '../common/options.js';
+
+/** The flags as given: values stay text here and are checked with the environment in config.ts. */
+export type ServeBinsFlags = {
+  port?: string;
+  host: string;
+  data?: string;
+  store?: string;
+  config?: string;
+  allowedHost?: string[];
+  quiet?: boolean;
+};
+
+/** Declares `snippetkit serve-bins`; the server code is loaded only when it runs. */
+export function registerServeBins(program: Command): void {
+  program
+    .command('serve-bins')
+    .description('start the bin server: the JS Bin 4 REST API, editor and output pages')
+    .option('-p, --port <port>', 'port to listen on (env PORT; default 3000)')
+    .option('-H, --host <host>', 'address to listen on', '127.0.0.1')
+    .option('-d, --data <file>', 'SQLite data file (env SNIPPETKIT_BIN_DATA; default in your data folder)')
+    .option(
+      '--store <url>',
+      'shared store for several instances: postgres://user@host/db or redis://host:6379[?prefix=name:] (env SNIPPETKIT_BIN_STORE)',
+    )
+    .option('-c, --config <file>', 'JSON config merged over config.default.json (env SNIPPETKIT_<PATH> per key)')
+    .addOption(allowedHostOption('SNIPPETKIT_ALLOWED_HOSTS'))
+    .option('-q, --quiet', 'print nothing but errors')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ snippetkit serve-bins
+  $ snippetkit serve-bins --port 8080 --data ./bins.sqlite
+  $ snippetkit serve-bins --store postgres://snippetkit@db.internal/snippetkit
+  $ SNIPPETKIT_API_ALLOWANONYMOUSREADWRITE=true snippetkit serve-bins
+  $ SNIPPETKIT_OWNERSHIP_API_KEY=secret snippetkit serve-bins`,
+    )
+    .action(async (flags: ServeBinsFlags) => {
+      const { startBinServer } = await import('./start.js');
+      await startBinServer(flags);
+    });
+}

@@ -1,0 +1,95 @@
+import type { Command } from 'commander';
+import { allowedHostOption } from '../common/options.js';
+
+/** The flags as given: values stay text here and are checked with the environment in settings.ts. */
+export type ServeMocksFlags = {
+  port?: string;
+  host: string;
+  data?: string;
+  store?: string;
+  maxDelay?: string;
+  maxBody?: string;
+  logSize?: string;
+  maxEndpoints?: string;
+  maxLogBytes?: string;
+  trustProxy?: boolean;
+  cors: boolean;
+  allowedHost?: string[];
+  quiet?: boolean;
+  dir?: string;
+  openapi?: string;
+  db?: string;
+  writeDb?: boolean;
+  proxy?: string;
+  proxyTimeout?: string;
+  record?: boolean;
+  recordCookies?: boolean;
+};
+
+/** Declares `snippetkit serve-mocks`; the server code is loaded only when it runs. */
+export function registerServeMocks(program: Command): void {
+  program
+    .command('serve-mocks')
+    .description('start the mock server: JSON endpoints with paths, methods, conditional answers, delays and faults')
+    .option('-p, --port <port>', 'port to listen on (env SNIPPETKIT_MOCK_PORT; default 16540)')
+    .option('-H, --host <host>', 'address to listen on', '127.0.0.1')
+    .option('-d, --data <file>', 'SQLite data file (env SNIPPETKIT_MOCK_DATA; default in your data folder)')
+    .option(
+      '--store <url>',
+      'shared store for several instances: postgres://user@host/db or redis://host:6379[?prefix=name:] (env SNIPPETKIT_MOCK_STORE)',
+    )
+    .option(
+      '--dir <folder>',
+      'serve the *.json, *.yaml, *.yml endpoint files under this folder, live (env SNIPPETKIT_MOCK_DIR)',
+    )
+    .option(
+      '--openapi <file>',
+      'serve an endpoint per operation of this OpenAPI 3.x / Swagger 2.0 document, live (env SNIPPETKIT_MOCK_OPENAPI)',
+    )
+    .option('--db <file>', 'serve each key of this json-server db.json as a collection (env SNIPPETKIT_MOCK_DB)')
+    .option('--write-db', 'write --db collections\' changes back to the file (env SNIPPETKIT_MOCK_WRITE_DB)')
+    .option('--max-delay <ms>', 'largest delay an endpoint may have (env SNIPPETKIT_MOCK_MAX_DELAY; default 60000)')
+    .option('--max-body <size>', 'largest API request body, e.g. 512kb (env SNIPPETKIT_MOCK_MAX_BODY; default 1MB)')
+    .option('--log-size <n>', 'requests kept in each endpoint\'s log (env SNIPPETKIT_MOCK_LOG_SIZE; default 100)')
+    .option('--max-endpoints <n>', 'most endpoints the server holds (env SNIPPETKIT_MOCK_MAX_ENDPOINTS; default 10000)')
+    .option(
+      '--max-log-bytes <size>',
+      'bytes all request logs keep together; the oldest go first (env SNIPPETKIT_MOCK_MAX_LOG_BYTES; default 256MB)',
+    )
+    .option('--trust-proxy', 'honour X-Forwarded-For/-Proto/-Host/-Prefix (env SNIPPETKIT_MOCK_TRUST_PROXY)')
+    .option(
+      '--no-cors',
+      'no CORS headers nor preflights, on /endpoint/* and the management API /api/* (env SNIPPETKIT_MOCK_CORS=false)',
+    )
+    .addOption(allowedHostOption('SNIPPETKIT_MOCK_ALLOWED_HOSTS'))
+    .option('--proxy <url>', 'forward what no endpoint answers to this API (env SNIPPETKIT_MOCK_PROXY)')
+    .option(
+      '--proxy-timeout <ms>',
+      'answer 504 when --proxy\'s target is silent this long (env SNIPPETKIT_MOCK_PROXY_TIMEOUT; default 30000)',
+    )
+    .option('--record', 'save each new proxied answer as an endpoint to replay offline (env SNIPPETKIT_MOCK_RECORD)')
+    .option('--record-cookies', 'keep Set-Cookie in recordings (env SNIPPETKIT_MOCK_RECORD_COOKIES)')
+    .option('-q, --quiet', 'print nothing but errors')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ snippetkit serve-mocks
+  $ snippetkit serve-mocks --port 8080 --data ./mocks.sqlite
+  $ snippetkit serve-mocks --store redis://cache.internal:6379
+  $ snippetkit serve-mocks --host 0.0.0.0 --allowed-host mocks.example
+  $ snippetkit serve-mocks --dir mocks/     # mocks/users/list.yaml answers /endpoint/users/list
+  $ snippetkit serve-mocks --openapi api.yaml   # an endpoint per operation; ?__code=404 picks another status
+  $ snippetkit serve-mocks --db db.json   # json-server routes: /endpoint/posts?_sort=id&_order=desc
+  $ snippetkit serve-mocks --db db.json --write-db   # changes also go back into db.json
+  $ curl -X PUT localhost:16540/api/endpoint/add -H 'content-type: application/json' \\
+      -d '{"name":"users","data":[{"id":1}],"statusCode":200,"delay":250}'
+  $ curl localhost:16540/endpoint/users
+  $ snippetkit serve-mocks --proxy https://api.example.com --record   # record a real API, then replay it offline
+  $ snippetkit serve-mocks --proxy http://localhost:3000/v1 --proxy-timeout 5000`,
+    )
+    .action(async (flags: ServeMocksFlags) => {
+      const { startMockServer } = await import('./start.js');
+      await startMockServer(flags);
+    });
+}

@@ -1,0 +1,33 @@
+import { createFileSource, type FileSource } from '../../mocks/sources/file.js';
+import { OpenapiError } from '../../mocks/sources/openapi/load-document.js';
+import { openapiRecords } from '../../mocks/sources/openapi/to-records.js';
+import { RecordTextError } from '../../mocks/record/text.js';
+import type { SourceLoader, SourceParser } from '../../mocks/sources/loader.js';
+import type { Logger } from '../../server/logger.js';
+import { requirePath } from '../common/flag-path.js';
+
+/**
+ * serve-mocks --openapi: an endpoint per operation of the document, followed as the file changes. The
+ * file must be there at start (a typo is a start-up error); a document that does not validate is
+ * reported like a bad --dir file, and the endpoints keep their last good version.
+ */
+export function openOpenapiSource(file: string | undefined, loader: SourceLoader, logger: Logger): FileSource | undefined {
+  if (file === undefined) return undefined;
+  requirePath('--openapi', file, 'file');
+  return createFileSource({ file, loader, parse: openapiParser(logger), print: logger.info, warn: logger.error });
+}
+
+function openapiParser(logger: Logger): SourceParser {
+  return async (file, text) => {
+    try {
+      const { records, skipped } = await openapiRecords(file, text);
+      for (const line of skipped) logger.info(`  ${file}: skipped ${line}`);
+      return { records };
+    } catch (err) {
+      if (!(err instanceof OpenapiError)) throw err;
+      // The loader puts the file name in front of its message: said once is enough.
+      const message = err.message.startsWith(file) ? err.message.slice(file.length).replace(/^:?\s*/, '') : err.message;
+      throw new RecordTextError(message, undefined);
+    }
+  };
+}

@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { DEFAULT_MOCK_CONFIG } from '../../mocks/app.js';
+import { DEFAULT_MAX_LOG_BYTES } from '../../mocks/log/budget.js';
+import { DEFAULT_LOG_SIZE } from '../../mocks/log/request-log.js';
+import { DEFAULT_MAX_ENDPOINTS } from '../../mocks/store/store.js';
+import {
+  flagSchema,
+  hostNamesSchema,
+  portSchema,
+  settingsObject,
+  sizeSchema,
+  textSchema,
+  wholeNumberSchema,
+} from '../../server/setting-schemas.js';
+import { DEFAULT_PROXY_TIMEOUT } from '../../mocks/proxy/proxy.js';
+import { proxyTimeoutSchema, proxyUrlSchema } from './proxy-settings.js';
+import type { ServeMocksFlags } from './command.js';
+import { storeUrlSchema } from '../../store/store-url.js';
+import { layerSettings, refuseBoth, refuseUnknownVariables, validateSettings, type FlatSetting } from '../start/settings.js';
+
+export const DEFAULT_MOCK_PORT = 16540;
+
+// Memory and disk grow with endpoints x log size x up to 64 KiB a body: a cap keeps a typo from reserving gigabytes.
+const MAX_LOG_SIZE = 10_000;
+const LOG_SIZE = `a whole number from 1 to ${MAX_LOG_SIZE}`;
+const AT_LEAST_ONE = 'a whole number of at least 1';
+const AT_LEAST_A_BYTE = 'a size of at least 1 byte, such as 1MB or 65536';
+
+/** What serve-mocks runs with, from its flags and SNIPPETKIT_MOCK_* variables. */
+export const mockSettingsSchema = settingsObject({
+  port: portSchema,
+  /** The SQLite file; undefined = the default one in the user's data folder (unless `store`). */
+  data: textSchema.optional(),
+  /** A shared store's URL (PostgreSQL, Redis), for several instances. */
+  store: storeUrlSchema.optional(),
+  /** A folder of endpoint files to serve and watch. */
+  dir: textSchema.optional(),
+  /** An OpenAPI document to serve and watch. */
+  openapi: textSchema.optional(),
+  /** A json-server database whose keys are served as collections. */
+  db: textSchema.optional(),
+  writeDb: flagSchema,
+  maxDelay: wholeNumberSchema,
+  maxBody: sizeSchema.pipe(z.number().min(1, { error: AT_LEAST_A_BYTE })),
+  logSize: z.int({ error: LOG_SIZE }).min(1, { error: LOG_SIZE }).max(MAX_LOG_SIZE, { error: LOG_SIZE }),
+  maxEndpoints: z.int({ error: AT_LEAST_ONE }).min(1, { error: AT_LEAST_ONE }),
+  maxLogBytes: sizeSchema.pipe(z.number().min(1, { error: AT_LEAST_A_BYTE })),
+  cors: flagSchema,
+  trustProxy: flagSchema,
+  allowedHosts: hostNamesSchema,
+  proxy: proxyUrlSchema.optional(),
+  proxyTimeout: proxyTimeoutSchema,
+  record: flagSchema,
+  recordCookies: flagSchema,
+});
+
+export type MockSettings = z.output<typeof mockSettingsSchema>;
+
+const SETTINGS: FlatSetting[] = [
+  { key: 'port', flag: '--port', env: 'SNIPPETKIT_MOCK_PORT', fallback: DEFAULT_MOCK_PORT },
+  { key: 'data', flag: '--data', env: 'SNIPPETKIT_MOCK_DATA', fallback: undefined },
+  { key: 'store', flag: '--store', env: 'SNIPPETKIT_MOCK_STORE', fallback: undefined },
+  { key: 'dir', flag: '--dir', env: 'SNIPPETKIT_MOCK_DIR', fallback: undefined },
+  { key: 'openapi', flag: '--openapi', env: 'SNIPPETKIT_MOCK_OPENAPI', fallback: undefined },
+  { key: 'db', flag: '--db', env: 'SNIPPETKIT_MOCK_DB', fallback: undefined },
+  { key: 'writeDb', flag: '--write-db', env: 'SNIPPETKIT_MOCK_WRITE_DB', fallback: false },
+  { key: 'maxDelay', flag: '--max-delay', env: 'SNIPPETKIT_MOCK_MAX_DELAY', fallback: DEFAULT_MOCK_CONFIG.maxDelay },
+  { key: 'maxBody', flag: '--max-body', env: 'SNIPPETKIT_MOCK_MAX_BODY', fallback: DEFAULT_MOCK_CONFIG.maxBody },
+  { key: 'logSize', flag: '--log-size', env: 'SNIPPETKIT_MOCK_LOG_SIZE', fallback: DEFAULT_LOG_SIZE },
+  {
+    key: 'maxEndpoints',
+    flag: '--max-endpoints',
+    env: 'SNIPPETKIT_MOCK_MAX_ENDPOINTS',
+    fallback: DEFAULT_MAX_ENDPOINTS,
+  },
+  {
+    key: 'maxLogBytes',
+    flag: '--max-log-bytes',
+    env: 'SNIPPETKIT_MOCK_MAX_LOG_BYTES',
+    fallback: DEFAULT_MAX_LOG_BYTES,
+  },
+  { key: 'cors', flag: '--no-cors', env: 'SNIPPETKIT_MOCK_CORS', fallback: DEFAULT_MOCK_CONFIG.cors },
+  { key: 'trustProxy', flag: '--trust-proxy', env: 'SNIPPETKIT_MOCK_TRUST_PROXY', fallback: false },
+  { key: 'allowedHosts', flag: '--allowed-host', env: 'SNIPPETKIT_MOCK_ALLOWED_HOSTS', fallback: [] },
+  { key: 'proxy', flag: '--proxy', env: 'SNIPPETKIT_MOCK_PROXY', fallback: undefined },
+  {
+    key: 'proxyTimeout',
+    flag: '--proxy-timeout',
+    env: 'SNIPPETKIT_MOCK_PROXY_TIMEOUT',
+    fallback: DEFAULT_PROXY_TIMEOUT,
+  },
+  { key: 'record', flag: '--record', env: 'SNIPPETKIT_MOCK_RECORD', fallback: false },
+  { key: 'recordCookies', flag: '--record-cookies', env: 'SNIPPETKIT_MOCK_RECORD_COOKIES', fallback: false },
+];
+
+/** serve-mocks' settings, checked; a bad value is a usage error naming it and where it came from. */
+export function loadMockSettings(flags: ServeMocksFlags, env: NodeJS.ProcessEnv = process.env): MockSettings {
+  // commander sets cors to true unless --no-cors is given: only false came from the command line.
+  const given = { ...flags, allowedHosts: flags.allowedHost, cors: flags.cors === false ? false : undefined };
+  // SNIPPETKIT_MOCK_SERVER is the client commands' server URL, read by them alone.
+  const known = SETTINGS.map((setting) => setting.env);
+  refuseUnknownVariables(env, 'SNIPPETKIT_MOCK_', known, ['SNIPPETKIT_MOCK_SERVER']);
+  const { value, sources } = layerSettings(SETTINGS, given, env);
+  const settings = validateSettings(mockSettingsSchema, value, sources);
+  refuseBoth(settings, sources, 'data', 'store', 'where the mocks are');
+  return settings;
+}

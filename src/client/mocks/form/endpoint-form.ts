@@ -1,0 +1,139 @@
+import { ApiError, PICKS, type EndpointInput, type EndpointRecord, type Pick } from '../common/api.js';
+import { createDelayField } from './delay-field.js';
+import { byId } from '../common/dom.js';
+import { createFaultField } from './fault-field.js';
+import { clearFieldErrors, showFieldError } from './field-errors.js';
+import { createJsonEditor, type JsonState } from './json-editor.js';
+import { createKeyValueRows, pairsObject } from '../common/key-value-rows.js';
+import { createMethodsPicker } from './methods-picker.js';
+import { createResponsesEditor } from './responses-editor.js';
+import { createStatusField } from './status-field.js';
+
+/** Saves what the form holds; `existing` is the name being edited, undefined for a new endpoint. */
+export type SaveEndpoint = (input: EndpointInput, existing: string | undefined) => Promise<void>;
+
+export type EndpointForm = {
+  /** An empty form for a new endpoint. */
+  reset(): void;
+  /** The form for editing `record`; its name cannot change. */
+  fill(record: EndpointRecord): void;
+};
+
+/**
+ * The add/edit form in #endpoint-form. Only what is set is sent, so an endpoint that uses none of
+ * the newer fields is saved as the same plain record. Save is off while the JSON data is invalid.
+ */
+export function createEndpointForm(save: SaveEndpoint): EndpointForm {
+  const form = byId<HTMLFormElement>('endpoint-form');
+  const name = byId<HTMLInputElement>('name');
+  const path = byId<HTMLInputElement>('path');
+  const template = byId<HTMLInputElement>('template');
+  const collection = byId<HTMLInputElement>('collection');
+  const kind = byId<HTMLSelectElement>('payload-kind');
+  const body = byId<HTMLTextAreaElement>('body');
+  const pick = byId<HTMLSelectElement>('pick');
+  const saveButton = byId<HTMLButtonElement>('save');
+  const jsonState = byId('json-state');
+  const error = byId('form-error');
+  const saved = byId('saved');
+  let editing: string | undefined;
+  let saving = false;
+
+  const status = createStatusField({ field: 'statusCode', idPrefix: 'status' });
+  byId('status-slot').append(status.element);
+  const delay = createDelayField({ field: 'delay', idPrefix: 'delay' });
+  byId('delay-slot').append(delay.element);
+  const fault = createFaultField({ field: 'fault', noneLabel: 'none', idPrefix: 'fault' });
+  byId('fault-slot').append(fault.element);
+  const methods = createMethodsPicker('Methods (none checked: every method)', 'methods', 'method');
+  byId('methods-slot').append(methods.element);
+  const headers = createKeyValueRows({
+    legend: 'Response headers', noun: 'header', field: 'headers', namePlaceholder: 'X-Header', addId: 'add-header',
+  });
+  byId('headers-slot').append(headers.element);
+  const responses = createResponsesEditor();
+
+  const isData = () => kind.value === 'data';
+  const update = (state: JsonState) => {
+    jsonState.textContent = state.valid ? 'valid' : `Line ${state.line}, column ${state.column}: ${state.message}`;
+    jsonState.className = state.valid ? 'ok' : 'error';
+    jsonState.hidden = !isData();
+    saveButton.disabled = (isData() && !state.valid) || saving;
+  };
+  const editor = createJsonEditor(byId('data-editor'), update);
+  const showKind = () => {
+    byId('data-editor').hidden = !isData();
+    body.hidden = isData();
+    update(editor.state());
+  };
+  kind.addEventListener('change', showKind);
+
+  const showError = (message: string, field?: string) => {
+    clearFieldErrors(form);
+    error.textContent = message;
+    error.hidden = false;
+    if (field !== undefined) showFieldError(form, field, message);
+  };
+
+  const read = (): EndpointInput => {
+    const input: EndpointInput = { name: name.value.trim(), statusCode: status.read()!, delay: delay.read()! };
+    if (path.value.trim() !== '') input.path = path.value.trim();
+    const methodList = methods.read();
+    if (methodList.length > 0) input.methods = methodList;
+    if (isData()) input.data = JSON.parse(editor.text());
+    else input.body = body.value;
+    const headerValues = pairsObject(headers.pairs());
+    if (headerValues) input.headers = headerValues;
+    if (template.checked) input.template = true;
+    if (collection.checked) input.collection = true;
+    const list = responses.read();
+    if (list.length > 0) input.responses = list;
+    if (pick.value !== 'first-match') input.pick = pick.value as Pick;
+    return { ...input, ...fault.read() };
+  };
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    if ((isData() && !editor.state().valid) || saving) return;
+    saving = true;
+    saveButton.disabled = true;
+    error.hidden = true;
+    clearFieldErrors(form);
+    saved.textContent = 'Saving…';
+    try {
+      await save(read(), editing);
+      saved.textContent = 'Saved';
+    } catch (err) {
+      saved.textContent = '';
+      showError((err as Error).message, err instanceof ApiError ? err.field : undefined);
+    } finally {
+      saving = false;
+      update(editor.state());
+    }
+  });
+
+  const load = (record: Partial<EndpointRecord>) => {
+    editing = record.name;
+    name.value = record.name ?? '';
+    name.readOnly = record.name !== undefined;
+    path.value = record.path ?? '';
+    methods.fill(record.methods);
+    status.fill(record.statusCode ?? 200);
+    delay.fill(record.delay ?? 0);
+    fault.fill(record);
+    template.checked = record.template === true;
+    collection.checked = record.collection === true;
+    headers.fill(Object.entries(record.headers ?? {}));
+    kind.value = record.body === undefined ? 'data' : 'body';
+    body.value = record.body ?? '';
+    editor.setText(record.data === undefined ? '{\n  \n}' : JSON.stringify(record.data, null, 2));
+    responses.fill(record.responses);
+    pick.value = record.pick && PICKS.includes(record.pick) ? record.pick : 'first-match';
+    showKind();
+    error.hidden = true;
+    saved.textContent = '';
+    clearFieldErrors(form);
+  };
+
+  return { reset: () => load({}), fill: load };
+}

@@ -1,0 +1,72 @@
+import { expect } from 'chai';
+import { copyFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli, startServerProcess, type ServerProcess } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/temp.js';
+import { until } from '../../helpers/until.js';
+
+const PETSTORE = new URL('../../fixtures/openapi/petstore-3.0.yaml', import.meta.url);
+
+type Sources = { errors: { file: string; message: string }[] };
+
+describe('snippetkit serve-mocks --openapi (a real process)', function () {
+  this.timeout(60_000);
+  let temp: ReturnType<typeof tempDir>;
+  let server: ServerProcess | undefined;
+  beforeEach(() => {
+    temp = tempDir();
+  });
+  afterEach(async () => {
+    await server?.stop();
+    server = undefined;
+    temp.cleanup();
+  });
+
+  const start = async (doc: string) => {
+    const data = join(temp.dir, 'mocks.sqlite');
+    server = await startServerProcess(['serve-mocks', '--port', '0', '--data', data, '--openapi', doc]);
+    return server;
+  };
+  const status = async (path: string) => (await fetch(`${server!.url}/endpoint/${path}`)).status;
+
+  it('serves each operation, marked as from the file, and follows the file as it changes', async () => {
+    const doc = join(temp.dir, 'api.yaml');
+    copyFileSync(PETSTORE, doc);
+    await start(doc);
+    expect(await status('pets/7')).to.equal(200);
+    expect(await status('pets/7?__code=404')).to.equal(422);
+    const one = (await (await fetch(`${server!.url}/api/endpoint/showPetById`)).json()) as { source: string };
+    expect(one.source).to.equal(`file:${doc}`);
+    const put = await fetch(`${server!.url}/api/endpoint/showPetById`, { method: 'PUT', body: '{"data": 1}' });
+    expect(put.status).to.equal(409);
+
+    // an editor's save: a new file renamed over the old one, here without the single-pet route
+    const text = readFileSync(doc, 'utf8');
+    const without = text.slice(0, text.indexOf('  /pets/{petId}:')) + text.slice(text.indexOf('components:'));
+    writeFileSync(join(temp.dir, 'api.yaml.new'), without);
+    renameSync(join(temp.dir, 'api.yaml.new'), doc);
+    await until(async () => (await status('pets/7')) === 404);
+    expect(await status('pets')).to.equal(200);
+    await until(() => server!.stderr().includes(`- showPetById (${doc})`));
+  });
+
+  it('reports a document that does not validate, keeping the endpoints it had', async () => {
+    const doc = join(temp.dir, 'api.yaml');
+    copyFileSync(PETSTORE, doc);
+    await start(doc);
+    writeFileSync(doc, readFileSync(doc, 'utf8').replace('openapi: "3.0.0"', 'openapi: "3.0.0"\nnonsense: [1'));
+    const sources = async () => (await (await fetch(`${server!.url}/api/sources`)).json()) as Sources;
+    await until(async () => (await sources()).errors.length === 1);
+    const [error] = (await sources()).errors;
+    expect(error!.file).to.equal(doc);
+    expect(error!.message).to.match(/^is not valid YAML: .* at line \d+, column \d+/);
+    expect(await status('pets/7')).to.equal(200);
+  });
+
+  it('refuses to start when the file is not there', async () => {
+    const data = join(temp.dir, 'm.sqlite');
+    const run = await runCli(['serve-mocks', '--port', '0', '--data', data, '--openapi', 'nope.yaml']);
+    expect(run.code).to.equal(2);
+    expect(run.stderr).to.include('--openapi nope.yaml: no such file');
+  });
+});
