@@ -1,5 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import type { Logger } from '../server/logger.js';
+import { StoreUnavailable } from '../store/unavailable.js';
 
 /** An error meant for the client: its status and message are sent as they are. */
 export class HttpError extends Error {
@@ -12,6 +13,20 @@ export class HttpError extends Error {
   ) {
     super(message);
   }
+}
+
+/** What a client is told of an error: its status, message, field and Retry-After seconds. */
+export type ClientError = { status: number; message: string; field?: string; retryAfter?: number };
+
+/**
+ * The errors meant for the client, as the client is told them: ours (HttpError) as they are, and the
+ * store's unavailability as a 503 with Retry-After. Anything else is undefined: a 500 whose cause is
+ * logged, never sent.
+ */
+export function clientError(err: unknown): ClientError | undefined {
+  if (err instanceof HttpError) return err;
+  if (err instanceof StoreUnavailable) return { status: 503, message: err.message, retryAfter: err.retryAfter };
+  return undefined;
 }
 
 export type ErrorBody = (status: number, message: string, field: string | undefined, ctx: Context) => unknown;
@@ -29,11 +44,12 @@ export function errorHandler(body: ErrorBody, logger: Logger): Middleware {
       await next();
     } catch (thrown) {
       const err = thrown as ThrownError;
-      let status = err.status ?? err.statusCode ?? 500;
+      const ours = clientError(thrown);
+      let status = ours?.status ?? err.status ?? err.statusCode ?? 500;
       let message: string;
-      if (thrown instanceof HttpError) {
+      if (ours) {
         // ours, worded for the client whatever its status (a 503 when a limit is reached, say)
-        message = thrown.message;
+        message = ours.message;
       } else if (status >= 400 && status < 500 && err.expose !== false) {
         message = err.message;
       } else {
@@ -42,8 +58,8 @@ export function errorHandler(body: ErrorBody, logger: Logger): Middleware {
         message = 'internal server error';
       }
       ctx.status = status;
-      ctx.body = body(status, message, err.field, ctx);
-      if (thrown instanceof HttpError && err.retryAfter !== undefined) ctx.set('Retry-After', String(err.retryAfter));
+      ctx.body = body(status, message, ours ? ours.field : err.field, ctx);
+      if (ours?.retryAfter !== undefined) ctx.set('Retry-After', String(ours.retryAfter));
       // A body refused for its size, or not received in time, is left unread: do not reuse the connection.
       if (status === 413 || status === 408) ctx.set('Connection', 'close');
     }

@@ -1,11 +1,12 @@
 import type { Router } from '@koa/router';
 import type { Context } from 'koa';
-import { HttpError } from '../http/errors.js';
+import { clientError, HttpError } from '../http/errors.js';
 import { isJsonObject, readJsonBody } from '../http/json-body.js';
 import type { Logger } from '../server/logger.js';
 import type { MockInput } from './record/record.js';
 import { RouteTable } from './store/route-table.js';
-import { conflictError, patternOf, type MockStore } from './store/store.js';
+import { type MockStore } from './store/store.js';
+import { conflictError, patternOf } from './store/endpoint.js';
 import { parseMockInput, type ValidateOptions } from './record/validate.js';
 
 export type ImportOptions = { store: MockStore; validate: ValidateOptions; maxBody: number; logger: Logger };
@@ -139,7 +140,8 @@ function refuse(ctx: Context, status: number, message: string, errors: Problem[]
 function stoppedMidway(ctx: Context, logger: Logger, err: unknown, name: string, written: string[]): void {
   let status = 500;
   let why = 'the data file failed';
-  if (err instanceof HttpError) [status, why] = [err.status, err.message];
+  const ours = clientError(err);
+  if (ours) [status, why] = [ours.status, ours.message];
   else logger.error(`POST ${ctx.path}: ${(err as Error).stack ?? String(err)}`);
   const kept =
     written.length === 0 ? 'nothing was written' : `the ${written.length} written before it (in "written") are kept`;

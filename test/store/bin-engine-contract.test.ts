@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { BinEngine, Head } from '../../src/bins/engines/engine.js';
-import type { Revision } from '../../src/bins/store/store.js';
+import type { Revision } from '../../src/bins/engines/records.js';
 import { BIN_ENGINES, binEnginesPerTest } from '../helpers/bin-engines.js';
 import { listen } from '../helpers/heard-changes.js';
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import type { BinStore, Revision } from '../../src/bins/store/store.js';
+import type { BinStore } from '../../src/bins/store/store.js';
+import type { Revision } from '../../src/bins/engines/records.js';
 import { BIN_ENGINES, binStoresPerTest } from '../helpers/bin-engines.js';
 
 // What the bin store (caches over an engine) does, the same on every engine; and, where the engine's

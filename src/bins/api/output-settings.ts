@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { HttpError } from '../../http/errors.js';
 import { isJsonObject } from '../../http/json-body.js';
-import type { Settings } from '../store/store.js';
+import type { Settings } from '../engines/records.js';
 
 /**
  * A bin's `settings.statusCode` and `settings.headers` (docs/bin-api.md § Status and headers), as JS Bin

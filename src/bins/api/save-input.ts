@@ -5,7 +5,7 @@ import { isJsonObject, readJsonBody } from '../../http/json-body.js';
 import { hasBody, readBodyText } from '../../http/read-body.js';
 import type { BinConfig } from '../config/config.js';
 import { checkOutputSettings } from './output-settings.js';
-import type { Settings } from '../store/store.js';
+import type { Settings } from '../engines/records.js';
 import { PANELS } from '../../shared/processors.js';
 
 export const NO_CONTENT = 'Unable to save: The bin has no content';

@@ -5,7 +5,7 @@ import type { BinConfig } from '../config/config.js';
 import { starterHtml } from '../assets/page-templates.js';
 import { readSaveBody, readSaveInput } from './save-input.js';
 import type { BinStore } from '../store/store.js';
-import type { Template } from '../store/template-store.js';
+import type { Template } from '../engines/records.js';
 
 /** What a new bin starts from: the saved template, else the built-in starter (`updated` null). */
 export type StartingPoint = Omit<Template, 'updated'> & { updated: string | null };

@@ -1,8 +1,8 @@
 import type { BinPage, PageQuery } from './listing.js';
-import type { Revision } from '../store/store.js';
+import type { Revision } from './records.js';
 import type { ChangeFeed as Feed } from '../../store/change-feed.js';
 import type { Relay } from '../../store/relay.js';
-import type { Template } from '../store/template-store.js';
+import type { Template } from './records.js';
 
 /**
  * The per-bin head: `latest` is the newest revision still there (0 once all are deleted), `next` the

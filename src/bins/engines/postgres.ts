@@ -4,7 +4,7 @@ import { readBinChange } from './changes.js';
 import type { BinEngine, Change, Head } from './engine.js';
 import { HEAD_COLUMNS as HEAD, REVISION_COLUMNS as REVISION, revisionsByBin, toBinRow, toHead, toPanels, toRevision } from './rows.js';
 import { BIN_TABLES } from './postgres-schema.js';
-import type { Template } from '../store/template-store.js';
+import type { Template } from './records.js';
 
 /** The channel every instance on a database notifies its bin writes on. */
 const BIN_CHANNEL = 'snippetkit_bins';

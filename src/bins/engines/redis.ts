@@ -7,8 +7,8 @@ import type { BinEngine, Change, Head } from './engine.js';
 import type { BinRow } from './listing.js';
 import { toHead, toRevision } from './rows.js';
 import { binScripts } from './redis-scripts.js';
-import type { Revision } from '../store/store.js';
-import type { Template } from '../store/template-store.js';
+import type { Revision } from './records.js';
+import type { Template } from './records.js';
 
 /*
  * Key layout, every key and the channel under the prefix P (default `snippetkit:`; ids hold no `:`):

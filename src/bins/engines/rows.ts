@@ -1,6 +1,6 @@
 import type { Head } from './engine.js';
 import type { BinRow } from './listing.js';
-import type { Revision, Settings } from '../store/store.js';
+import type { Revision, Settings } from './records.js';
 
 /** A row as an engine's client gives it: column (or hash field) names to values. */
 export type Row = Record<string, unknown>;

@@ -7,7 +7,8 @@ import { outputKey, type CachedPage, type PageCache } from './page-cache.js';
 import { rootFrom } from '../assets/page-templates.js';
 import { pageCaching } from './pages.js';
 import { outputHeaders, type Framing } from '../config/security-headers.js';
-import type { BinStore, Settings } from '../store/store.js';
+import type { BinStore } from '../store/store.js';
+import type { Settings } from '../engines/records.js';
 
 // The output addresses (../addresses/page-paths.ts OUTPUT_PATHS and `.html`), as the routes match them: case-sensitive,
 // no trailing slash, no query string (so no api_key, ?live or ?quiet), percent-free.

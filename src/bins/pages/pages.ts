@@ -16,7 +16,8 @@ import type { Compiler } from '../compile/compiler.js';
 import type { LiveHub } from '../live/hub.js';
 import { followScript } from '../live/script.js';
 import { setEditorHeaders, setOutputHeaders, type Framing } from '../config/security-headers.js';
-import type { BinStore, Settings, StoredRevision } from '../store/store.js';
+import type { BinStore, StoredRevision } from '../store/store.js';
+import type { Settings } from '../engines/records.js';
 import { builtInStart, startingPoint } from '../api/template-routes.js';
 
 export type PagesOptions = {

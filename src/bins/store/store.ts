@@ -7,18 +7,7 @@ import { listing, type BinPage, type PageQuery } from '../engines/listing.js';
 import { randomId } from '../addresses/ids.js';
 import { openSqliteBins } from '../engines/sqlite.js';
 import { createTemplateStore, keyvTemplate, type TemplateStore } from './template-store.js';
-
-export type Settings = Record<string, unknown>;
-
-/** One saved revision of a bin; revisions are never rewritten. */
-export type Revision = {
-  html: string;
-  javascript: string;
-  css: string;
-  settings: Settings;
-  /** ISO 8601 time of the save. */
-  created: string;
-};
+import type { Revision } from '../engines/records.js';
 
 /** A revision with the bin and number it was found under. */
 export type StoredRevision = Revision & { bin: string; rev: number };

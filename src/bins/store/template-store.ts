@@ -1,16 +1,6 @@
 import type Keyv from 'keyv';
 import type { TemplateRecord } from '../engines/engine.js';
-import type { Settings } from './store.js';
-
-/** The server's starting point for new bins, as "Save as template" (or PUT /api/template) left it. */
-export type Template = {
-  html: string;
-  javascript: string;
-  css: string;
-  settings: Settings;
-  /** ISO 8601 time it was saved. */
-  updated: string;
-};
+import type { Template } from '../engines/records.js';
 
 /** The template's methods of BinStore (see store.ts). */
 export type TemplateStore = {

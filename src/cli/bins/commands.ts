@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import { withClientFlags } from '../common/client-flags.js';
-
-export type SaveFlags = { html?: string; js?: string; css?: string; bin?: string };
-export type PullFlags = { out?: string; force?: boolean; stdout?: string };
+import type { PullFlags } from './pull.js';
+import type { SaveFlags } from './save.js';
 
 /** Declares `save`, `pull`, `clone` and `template`; their code loads only when they run. */
 export function registerBinCommands(program: Command): void {

@@ -2,11 +2,12 @@ import { writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { PullFlags } from './commands.js';
 import { callApi, notOurApi, type ClientOptions } from '../common/client.js';
 import { clientContext } from '../common/client-flags.js';
 import { CliError, EXIT, fileErrorReason } from '../common/errors.js';
 import { ensureFolder } from '../common/out-folder.js';
+
+export type PullFlags = { out?: string; force?: boolean; stdout?: string };
 
 const PANELS = [
   { name: 'html', key: 'html', ext: '.html' },

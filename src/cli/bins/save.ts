@@ -2,12 +2,13 @@ import { existsSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { Command } from 'commander';
 import { PANELS, type PanelName } from '../../shared/processors.js';
-import type { SaveFlags } from './commands.js';
 import { callApi, errorMessage, notOurApi, type ClientOptions } from '../common/client.js';
 import { clientContext } from '../common/client-flags.js';
 import { CliError, EXIT } from '../common/errors.js';
 import { readText } from '../common/read-input.js';
 import { safeLine } from '../common/terminal-text.js';
+
+export type SaveFlags = { html?: string; js?: string; css?: string; bin?: string };
 
 type Panel = PanelName;
 

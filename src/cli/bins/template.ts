@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import type { Command } from 'commander';
-import type { SaveFlags } from './commands.js';
+import type { SaveFlags } from './save.js';
 import { callApi, errorMessage, type ClientOptions } from '../common/client.js';
 import { clientContext } from '../common/client-flags.js';
 import { CliError, EXIT } from '../common/errors.js';

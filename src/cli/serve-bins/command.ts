@@ -1,16 +1,6 @@
 import type { Command } from 'commander';
 import { allowedHostOption } from '../common/options.js';
-
-/** The flags as given: values stay text here and are checked with the environment in config.ts. */
-export type ServeBinsFlags = {
-  port?: string;
-  host: string;
-  data?: string;
-  store?: string;
-  config?: string;
-  allowedHost?: string[];
-  quiet?: boolean;
-};
+import type { ServeBinsFlags } from './config.js';
 
 /** Declares `snippetkit serve-bins`; the server code is loaded only when it runs. */
 export function registerServeBins(program: Command): void {

@@ -6,7 +6,6 @@ import { hostNamesSchema, portSchema, settingsObject, textSchema } from '../../s
 import { describeJsonError } from '../../shared/json-check.js';
 import { storeUrlSchema } from '../../store/store-url.js';
 import { CliError, EXIT } from '../common/errors.js';
-import type { ServeBinsFlags } from './command.js';
 import {
   fromText,
   layerSettings,
@@ -17,6 +16,17 @@ import {
   type Source,
   type Sources,
 } from '../start/settings.js';
+
+/** The flags as given to serve-bins: values stay text until loadServeBinsSettings checks them with the environment. */
+export type ServeBinsFlags = {
+  port?: string;
+  host: string;
+  data?: string;
+  store?: string;
+  config?: string;
+  allowedHost?: string[];
+  quiet?: boolean;
+};
 
 const DEFAULTS_FILE = fileURLToPath(new URL('../../../config.default.json', import.meta.url));
 

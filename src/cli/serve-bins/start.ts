@@ -10,7 +10,7 @@ import { loadBinConfig, loadServeBinsSettings } from './config.js';
 import { consoleLogger } from '../start/console-logger.js';
 import { isLoopback } from '../../server/loopback.js';
 import { serveUntilSignal } from '../start/serve.js';
-import type { ServeBinsFlags } from './command.js';
+import type { ServeBinsFlags } from './config.js';
 
 export async function startBinServer(flags: ServeBinsFlags, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const config = loadBinConfig(flags.config, env);

@@ -2,6 +2,7 @@ import { HttpError } from '../../http/errors.js';
 import { isJsonObject } from '../../http/json-body.js';
 import { queryList, type Item, type Query } from './query.js';
 import type { Change, State } from './state.js';
+import { checkId } from '../record/validate-collection.js';
 
 /** An answer of a collection route: status, JSON value and extra headers. */
 export type CollectionAnswer = { status: number; value: unknown; headers?: string[] };
@@ -89,13 +90,6 @@ function nextId(items: Item[]): number | string {
     const id = Math.random().toString(36).slice(2, 9);
     if (!items.some((item) => sameId(item.id, id))) return id;
   }
-}
-
-/** An item id: a number or a non-empty string. */
-export function checkId(value: unknown, field: string): number | string {
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (typeof value === 'string' && value !== '') return value;
-  throw new HttpError(400, `${field} must be a number or a non-empty string`, field);
 }
 
 /** Ids compare as text, as json-server compares `/posts/1` with `"id": 1`. */

@@ -6,7 +6,8 @@ import { ENDPOINT_CORS } from '../serve/answer-head.js';
 import { endToEnd, upstreamFailure, type UpstreamFailure } from './http.js';
 import { isUnrecorded, queryOf } from './query.js';
 import { createRecorder, type RecorderOptions } from './recorder.js';
-import type { Endpoint, MockStore } from '../store/store.js';
+import type { MockStore } from '../store/store.js';
+import type { ProxyHook } from '../serve/endpoint.js';
 
 /** What --proxy and its flags set. */
 export type ProxySettings = {
@@ -31,12 +32,6 @@ export type ProxyOptions = ProxySettings & {
   store: MockStore;
   logger: Logger;
   cors: boolean;
-};
-
-/** How serve-endpoint hands requests over: the ones no endpoint answers, and recordings of another query. */
-export type ProxyHook = {
-  passes(endpoint: Endpoint, req: IncomingMessage): boolean;
-  forward(req: IncomingMessage, res: ServerResponse, path: string): void;
 };
 
 export const PROXIED_HEADER = 'x-snippetkit-proxied';

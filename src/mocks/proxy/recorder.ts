@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { HttpError } from '../../http/errors.js';
+import { clientError } from '../../http/errors.js';
 import type { Logger } from '../../server/logger.js';
 import { endToEnd } from './http.js';
 import { queryKey, RECORDED_HEADER, type QueryRecord } from './query.js';
@@ -64,7 +64,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
         logger.info(`recorded ${what} as endpoint '${shape.name}'`);
       } catch (err) {
         // A refusal (a full store, a name in use) or a file that cannot be written: proxying goes on.
-        if (err instanceof HttpError) logger.warn(`not recorded: ${what}: ${err.message}`);
+        if (clientError(err)) logger.warn(`not recorded: ${what}: ${(err as Error).message}`);
         else logger.error(`not recorded: ${what}: ${(err as Error).message}`);
       }
     });

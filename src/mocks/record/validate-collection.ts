@@ -1,4 +1,4 @@
-import { checkId } from '../collections/ops.js';
+import { HttpError } from '../../http/errors.js';
 import type { MockInput } from './record.js';
 import { bad } from './validate-fields.js';
 
@@ -36,4 +36,11 @@ export function checkCollection(fields: Record<string, unknown>, input: MockInpu
     throw bad('data', 'the data of a collection must be a list of objects with ids, or one object');
   }
   input.collection = true;
+}
+
+/** An item id: a number or a non-empty string. */
+export function checkId(value: unknown, field: string): number | string {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && value !== '') return value;
+  throw new HttpError(400, `${field} must be a number or a non-empty string`, field);
 }

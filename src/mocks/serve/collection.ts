@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HttpError } from '../../http/errors.js';
-import { StoreUnavailable } from '../../store/unavailable.js';
+import { clientError, HttpError } from '../../http/errors.js';
 import { hasBody } from '../../http/read-body.js';
 import type { Logger } from '../../server/logger.js';
 import { findJsonError, lineColumn } from '../../shared/json-check.js';
@@ -9,7 +8,7 @@ import { answerCollection, type CollectionAnswer } from '../collections/ops.js';
 import type { Collections } from '../collections/state.js';
 import type { StoredMock } from '../record/record.js';
 import { parseQuery } from './request-input.js';
-import { draw, later } from './endpoint.js';
+import { draw, later } from './delay.js';
 import { LOG_BODY_BYTES } from '../log/request-log.js';
 
 export type CollectionServerOptions = { collections: Collections; cors: boolean; maxBody: number; logger: Logger };
@@ -47,11 +46,12 @@ export function createCollectionServer(options: CollectionServerOptions): ServeC
     });
   };
   const failed = (req: IncomingMessage, res: ServerResponse, record: StoredMock, log: Log, err: unknown) => {
-    if (err instanceof HttpError) {
-      const value = { success: false, message: err.message, ...(err.field && { field: err.field }) };
+    const ours = clientError(err);
+    if (ours) {
+      const value = { success: false, message: ours.message, ...(ours.field && { field: ours.field }) };
       // The store's 503 says when to try again, as the API's do.
-      const headers = err instanceof StoreUnavailable ? { headers: ['Retry-After', String(err.retryAfter)] } : {};
-      return answer(req, res, record, log, { status: err.status, value, ...headers });
+      const headers = ours.retryAfter !== undefined ? { headers: ['Retry-After', String(ours.retryAfter)] } : {};
+      return answer(req, res, record, log, { status: ours.status, value, ...headers });
     }
     logger.error(`${req.method} ${req.url}: ${(err as Error).stack ?? String(err)}`);
     answer(req, res, record, log, { status: 500, value: { success: false, message: 'internal server error' } });

@@ -4,16 +4,23 @@ import { hasBody } from '../../http/read-body.js';
 import type { Logger } from '../../server/logger.js';
 import { buildHead, ENDPOINT_CORS, NO_BODY } from './answer-head.js';
 import { breakConnection, type Hangs } from './faults.js';
-import type { ProxyHook } from '../proxy/proxy.js';
-import type { Delay, Fault } from '../record/record.js';
+import type { Fault } from '../record/record.js';
+import { draw, later } from './delay.js';
 import type { RequestFeed } from '../log/feed.js';
 import type { ServeCollection } from './collection.js';
 import { requestInput } from './request-input.js';
 import { clientIp, isoNow, readLoggedBody, type LoggedRequest } from '../log/request-log.js';
 import { compileResponder, isPlain, type Answer, type Responder } from './responder.js';
-import type { Endpoint, MockStore } from '../store/store.js';
+import type { MockStore } from '../store/store.js';
+import type { Endpoint } from '../store/endpoint.js';
 import { pickStatus, wantedStatus } from './status-choice.js';
 import { TemplateError } from '../templates/template.js';
+
+/** How the endpoint server hands requests to the proxy (proxy/): the ones no endpoint answers, and recordings of another query. */
+export type ProxyHook = {
+  passes(endpoint: Endpoint, req: IncomingMessage): boolean;
+  forward(req: IncomingMessage, res: ServerResponse, path: string): void;
+};
 
 export type ServeEndpointOptions = {
   store: MockStore;
@@ -139,18 +146,6 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
       else res.destroy();
     }
   };
-}
-
-/** Runs `act` after `ms` on a timer, never a wait; a client that leaves during the delay takes its timer with it. */
-export function later(res: ServerResponse, ms: number, act: () => void): void {
-  if (ms <= 0) return act();
-  const timer = setTimeout(act, ms);
-  res.once('close', () => clearTimeout(timer));
-}
-
-/** A fixed delay, or one drawn uniformly from its range. */
-export function draw(delay: Delay): number {
-  return typeof delay === 'number' ? delay : delay.min + Math.random() * (delay.max - delay.min);
 }
 
 /** A plain endpoint's fixed answer, its head built once. */

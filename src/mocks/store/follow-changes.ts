@@ -6,7 +6,7 @@ import type { MockEngine } from '../engines/engine.js';
 import type { StoredMock } from '../record/record.js';
 import type { RouteTable } from './route-table.js';
 import type { StatsJournal } from '../engines/stats-journal.js';
-import type { Endpoint } from './store.js';
+import type { Endpoint } from './endpoint.js';
 
 export type FollowedParts = {
   endpoints: Map<string, Endpoint>;

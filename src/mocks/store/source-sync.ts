@@ -3,7 +3,7 @@ import type { KeyQueue } from '../../store/key-queue.js';
 import type { MockInput, StoredMock } from '../record/record.js';
 import { RouteTable } from './route-table.js';
 import type { StatsJournal } from '../engines/stats-journal.js';
-import type { Endpoint } from './store.js';
+import type { Endpoint } from './endpoint.js';
 
 /** What one sync changed, by name. */
 export type SourceChange = { added: string[]; changed: string[]; removed: string[] };

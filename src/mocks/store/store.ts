@@ -4,26 +4,17 @@ import { openSharedEngine } from '../../store/shared-engine.js';
 import type { MockInput, StoredMock } from '../record/record.js';
 import { silentLogger, type Logger } from '../../server/logger.js';
 import { DEFAULT_MAX_LOG_BYTES } from '../log/budget.js';
-import { DEFAULT_LOG_SIZE, type EndpointStats, type LoggedRequest } from '../log/request-log.js';
+import { DEFAULT_LOG_SIZE, type LoggedRequest } from '../log/request-log.js';
 import { DEFAULT_FLUSH_MS, openStatsJournal } from '../engines/stats-journal.js';
 import { RouteTable, type Lookup } from './route-table.js';
 import { createSourceSync, origin, type SourceChange } from './source-sync.js';
 import { openCollections, type Collections } from '../collections/state.js';
 import { followChanges } from './follow-changes.js';
+import { conflictError, patternOf, toEndpoint, type Endpoint } from './endpoint.js';
 import type { MockEngine } from '../engines/engine.js';
 import { openSqliteMocks } from '../engines/sqlite.js';
 
 export type { StoredMock } from '../record/record.js';
-
-/** An endpoint ready to serve: its record, the body bytes, and its in-memory counters. */
-export type Endpoint = {
-  record: StoredMock;
-  /** The endpoint's own body bytes: its data as JSON, or its text body. */
-  body: Buffer;
-  stats: EndpointStats;
-  /** Where the record comes from (`file:mocks/users.yaml`) when not the API; not kept in the data file. */
-  source?: string;
-};
 
 export type WriteResult = { created: boolean; endpoint: Endpoint };
 
@@ -289,35 +280,13 @@ const SHARE_MS = 20;
  */
 type SharedBatch = { served: { name: string; hits: number; entries: LoggedRequest[] }[]; cleared?: string[] };
 
-function toEndpoint(record: StoredMock, stats: EndpointStats, source?: string): Endpoint {
-  const endpoint: Endpoint = { record, body: Buffer.from(record.json ?? record.body ?? '', 'utf8'), stats };
-  if (source) endpoint.source = source;
-  return endpoint;
-}
-
 // Files are the truth: an edit through the API would be lost at the file's next change.
 function fromSourceError(name: string, source: string): HttpError {
   return new HttpError(409, `endpoint '${name}' comes from ${origin(source)}: change or delete it there`, 'name');
-}
-
-/** The route under /endpoint/: the path, or the name as a single segment (records from before paths). */
-export function patternOf(input: MockInput): string {
-  const base = input.path ?? input.name;
-  // A collection answers its list and each item (`posts`, `posts/1`).
-  return input.collection ? `${base}/:id?` : base;
 }
 
 // Refused here, where both the endpoints and the writes under way are counted.
 function fullError(max: number): HttpError {
   const message = `no room for another endpoint: the server holds at most ${max} (--max-endpoints); delete one first`;
   return new HttpError(507, message);
-}
-
-// A 409: which endpoint is in the way is known only as the write is made (here, or in an import's check).
-export function conflictError(pattern: string, other: string): HttpError {
-  return new HttpError(
-    409,
-    `path '${pattern}' overlaps endpoint '${other}': same route shape with a method in common`,
-    'path',
-  );
 }

@@ -1,5 +1,4 @@
 import { chargeOutput, OUT } from './helpers.js';
-import type { TemplateInput } from './template.js';
 
 type Part = string | string[];
 
@@ -9,7 +8,7 @@ type Part = string | string[];
  * (runtime.js `_setup`), which cost more than the rest of a templated request; this gives the same
  * text and charges the same budget: one step per text run and per path, and the characters out.
  */
-export function directRender(program: hbs.AST.Program): ((input: TemplateInput) => string) | undefined {
+export function directRender<Input extends object>(program: hbs.AST.Program): ((input: Input) => string) | undefined {
   const parts: Part[] = [];
   for (const node of program.body) {
     if (node.type === 'CommentStatement') continue;
@@ -49,7 +48,7 @@ function isPlainPath(path: hbs.AST.PathExpression): boolean {
  * nothing, and a null or undefined value ends the path. Inputs are JSON, strings and node's
  * headers, so no own property holds a function (which Handlebars checks for `constructor`).
  */
-function lookup(input: TemplateInput, parts: string[]): unknown {
+function lookup(input: object, parts: string[]): unknown {
   let value: unknown = input;
   for (const name of parts) {
     if (value == null) return value;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { OUTPUT_SANDBOX } from '../../../src/bins/config/security-headers.js';
-import type { Settings } from '../../../src/bins/store/store.js';
+import type { Settings } from '../../../src/bins/engines/records.js';
 import { OPEN, startBinServer, type TestBinServer } from '../../helpers/bin-server.js';
 
 const OUTPUT_CSP = `${OUTPUT_SANDBOX}; frame-ancestors 'self'`;

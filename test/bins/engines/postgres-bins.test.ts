@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import type { BinEngine, Head } from '../../../src/bins/engines/engine.js';
 import { openPostgresBins } from '../../../src/bins/engines/postgres.js';
-import type { Revision } from '../../../src/bins/store/store.js';
+import type { Revision } from '../../../src/bins/engines/records.js';
 import { DataFileError } from '../../../src/store/data-file.js';
 import { StoreUnavailable } from '../../../src/store/unavailable.js';
 import { listen } from '../../helpers/heard-changes.js';

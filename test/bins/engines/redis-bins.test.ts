@@ -3,10 +3,11 @@ import { expect } from 'chai';
 import type { BinEngine, Change, Head } from '../../../src/bins/engines/engine.js';
 import { listing } from '../../../src/bins/engines/listing.js';
 import { openRedisBins } from '../../../src/bins/engines/redis.js';
-import type { Revision } from '../../../src/bins/store/store.js';
+import type { Revision } from '../../../src/bins/engines/records.js';
 import { DataFileError } from '../../../src/store/data-file.js';
 import { withoutPassword } from '../../../src/store/store-url.js';
 import { StoreUnavailable } from '../../../src/store/unavailable.js';
+import { clientError } from '../../../src/http/errors.js';
 import { closedAfterEach } from '../../helpers/per-test.js';
 import { freshRedisPrefix, ownServerPerTest, sharedRedis, startRedis } from '../../helpers/services.js';
 import { until } from '../../helpers/until.js';
@@ -271,7 +272,7 @@ describe('the Redis bin engine', function () {
       for (const attempt of [() => engine.head('abc'), () => engine.save('abc', revision('x'), headOf(1, revision('x')), undefined)]) {
         const failure = await attempt().catch((err: unknown) => err);
         expect(failure).to.be.instanceOf(StoreUnavailable);
-        expect((failure as StoreUnavailable).status).to.equal(503);
+        expect(clientError(failure)?.status).to.equal(503);
       }
       expect(Date.now() - started).to.be.below(2_500);
       await own.server.start();

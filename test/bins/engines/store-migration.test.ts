@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openBinStore, type BinStore, type Revision } from '../../../src/bins/store/store.js';
+import { openBinStore, type BinStore } from '../../../src/bins/store/store.js';
+import { type Revision } from '../../../src/bins/engines/records.js';
 import { onFile, writeOldFile } from '../../helpers/old-bins-file.js';
 import { tempDir } from '../../helpers/temp.js';
 

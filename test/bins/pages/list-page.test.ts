@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { INVALID_KEY, KEY_NEEDED } from '../../../src/bins/auth/auth.js';
 import { BAD_PAGE, FILTER_TOO_LONG, MAX_FILTER } from '../../../src/bins/pages/list-page.js';
-import type { Revision } from '../../../src/bins/store/store.js';
+import type { Revision } from '../../../src/bins/engines/records.js';
 import { KEYED, OPEN, startBinServer, type TestBinServer } from '../../helpers/bin-server.js';
 import { nextMillisecond } from '../../helpers/clock.js';
 

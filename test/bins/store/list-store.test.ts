@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { notifySaves } from '../../../src/bins/store/store-events.js';
-import { openBinStore, type BinStore, type Revision } from '../../../src/bins/store/store.js';
+import { openBinStore, type BinStore } from '../../../src/bins/store/store.js';
+import { type Revision } from '../../../src/bins/engines/records.js';
 import { nextMillisecond } from '../../helpers/clock.js';
 import { writeOldFile } from '../../helpers/old-bins-file.js';
 import { tempDir } from '../../helpers/temp.js';

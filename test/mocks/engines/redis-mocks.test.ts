@@ -8,6 +8,7 @@ import type { LoggedRequest } from '../../../src/mocks/log/request-log.js';
 import { DataFileError } from '../../../src/store/data-file.js';
 import type { Relay } from '../../../src/store/relay.js';
 import { StoreUnavailable } from '../../../src/store/unavailable.js';
+import { clientError } from '../../../src/http/errors.js';
 import { closedAfterEach } from '../../helpers/per-test.js';
 import { freshRedisPrefix, ownServerPerTest, sharedRedis, startRedis } from '../../helpers/services.js';
 import { until } from '../../helpers/until.js';
@@ -184,7 +185,7 @@ describe('the Redis mock engine', function () {
       for (const attempt of attempts) {
         const refused = await failure(attempt);
         expect(refused).to.be.instanceOf(StoreUnavailable);
-        expect((refused as StoreUnavailable).status).to.equal(503);
+        expect(clientError(refused)?.status).to.equal(503);
       }
       expect(Date.now() - started).to.be.below(2_500);
       await own.server.start();

@@ -4,6 +4,7 @@ import { isConnectionFailure, openPostgres } from '../../../src/store/postgres/c
 import { withoutPassword } from '../../../src/store/store-url.js';
 import { listenForNotices } from '../../../src/store/postgres/notices.js';
 import { StoreUnavailable } from '../../../src/store/unavailable.js';
+import { clientError } from '../../../src/http/errors.js';
 import pg from 'pg';
 import { freshDatabase, startPostgres, type PostgresServer } from '../../helpers/services.js';
 
@@ -28,7 +29,7 @@ describe('PostgreSQL connections', () => {
     try {
       const err = await failure(db.query({ text: 'SELECT 1' }));
       expect(err).to.be.instanceOf(StoreUnavailable);
-      expect((err as StoreUnavailable).status).to.equal(503);
+      expect(clientError(err)?.status).to.equal(503);
     } finally {
       await db.close();
     }

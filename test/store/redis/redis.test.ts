@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { createClient } from '@redis/client';
 import { openRedisClient, openRedisSubscriber, unavailableOnFailure, type RedisClient } from '../../../src/store/redis/client.js';
 import { StoreUnavailable } from '../../../src/store/unavailable.js';
+import { clientError } from '../../../src/http/errors.js';
 import { startRedis, type RedisServer } from '../../helpers/services.js';
 
 describe('Redis commands that get no answer', function () {
@@ -35,7 +36,7 @@ describe('Redis commands that get no answer', function () {
     );
     const waited = Date.now() - started;
     expect(failure).to.be.instanceOf(StoreUnavailable);
-    expect((failure as StoreUnavailable).status).to.equal(503);
+    expect(clientError(failure)?.status).to.equal(503);
     expect(waited).to.be.at.least(290).and.below(2_500);
     // The held command is answered when the pause ends; the connection was never dropped.
     expect(await unavailableOnFailure(() => client.get('paused'))).to.equal('before');

@@ -1,0 +1,36 @@
+import { HttpError } from '../../http/errors.js';
+import type { MockInput, StoredMock } from '../record/record.js';
+import type { EndpointStats } from '../log/request-log.js';
+
+/** An endpoint ready to serve: its record, the body bytes, and its in-memory counters. */
+export type Endpoint = {
+  record: StoredMock;
+  /** The endpoint's own body bytes: its data as JSON, or its text body. */
+  body: Buffer;
+  stats: EndpointStats;
+  /** Where the record comes from (`file:mocks/users.yaml`) when not the API; not kept in the data file. */
+  source?: string;
+};
+
+/** A stored record as an endpoint: its body bytes made once. */
+export function toEndpoint(record: StoredMock, stats: EndpointStats, source?: string): Endpoint {
+  const endpoint: Endpoint = { record, body: Buffer.from(record.json ?? record.body ?? '', 'utf8'), stats };
+  if (source) endpoint.source = source;
+  return endpoint;
+}
+
+/** The route under /endpoint/: the path, or the name as a single segment (records from before paths). */
+export function patternOf(input: MockInput): string {
+  const base = input.path ?? input.name;
+  // A collection answers its list and each item (`posts`, `posts/1`).
+  return input.collection ? `${base}/:id?` : base;
+}
+
+// A 409: which endpoint is in the way is known only as the write is made (here, or in an import's check).
+export function conflictError(pattern: string, other: string): HttpError {
+  return new HttpError(
+    409,
+    `path '${pattern}' overlaps endpoint '${other}': same route shape with a method in common`,
+    'path',
+  );
+}
