@@ -4,7 +4,7 @@ import { LABELS, type Processor } from '../../shared/processors.js';
 import { checkRead } from '../auth/auth.js';
 import type { Compiler } from './compiler.js';
 import type { BinConfig } from '../config/config.js';
-import { rateLimiter, readJsonObject, stringField } from '../live/input.js';
+import { rateLimiter, readJsonObject, stringField } from '../../http/json-object.js';
 
 export type CompileRouteOptions = { compiler: Compiler; config: BinConfig; perMinute?: number };
 

@@ -9,7 +9,7 @@ import type { BinConfig } from '../config/config.js';
 import { normalizeId } from '../addresses/ids.js';
 import { OUTPUT_PAGE_CORS, type LiveHub } from './hub.js';
 import { EDITOR_PATHS, OUTPUT_PATHS, PAGE_ROUTER, pageAddress } from '../addresses/page-paths.js';
-import { rateLimiter, readJsonObject } from './input.js';
+import { rateLimiter, readJsonObject } from '../../http/json-object.js';
 import { describeError } from '../../shared/processors.js';
 import type { BinStore } from '../store/store.js';
 

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
-import { HttpError } from '../../http/errors.js';
-import { isJsonObject, readJsonBody } from '../../http/json-body.js';
+import { HttpError } from './errors.js';
+import { isJsonObject, readJsonBody } from './json-body.js';
 
 /**
  * The small JSON bodies of the live routes (compile, broadcast, console records), each with its own
