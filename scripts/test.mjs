@@ -1,0 +1,132 @@
+// Runs the test files in groups, several mocha processes side by side (docs/testing.md). Each group is an
+// ordinary mocha run with its own throwaway PostgreSQL, Redis and Chromium, so no test needs to know it
+// shares the machine; a group's output is printed whole when it ends, then the totals and the time.
+//
+//   node scripts/test.mjs                  every group, SNIPPETKIT_TEST_JOBS (default 3) at a time
+//   node scripts/test.mjs --group browser  one group (repeat --group for more)
+//   node scripts/test.mjs --slowest 20     also list the 20 slowest tests of the run
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+// Longest first (measured: docs/testing.md), so the slots stay full to the end. A file belongs to the
+// first group whose pattern it matches; `rest` takes what none names.
+const GROUPS = [
+  ['browser', /^test\/browser\//],
+  ['stores', /^test\/(store|scale)\/|^test\/(bins|mocks)\/engines\//],
+  ['mocks', /^test\/mocks\//],
+  ['cli', /^test\/cli\//],
+  ['bins', /^test\/bins\//],
+  ['rest', /^test\//],
+];
+
+function testFiles(dir) {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return entry.name === 'fixtures' ? [] : testFiles(path);
+    return entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+function parseArgs(argv) {
+  const wanted = [];
+  let slowest = 0;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--group') wanted.push(argv[++i]);
+    else if (argv[i] === '--slowest') slowest = Number(argv[++i]);
+    else throw new Error(`unknown argument ${argv[i]}: use --group NAME or --slowest N`);
+  }
+  const unknown = wanted.filter((name) => !GROUPS.some(([group]) => group === name));
+  if (unknown.length > 0) throw new Error(`no group ${unknown.join(', ')}; groups: ${GROUPS.map(([g]) => g).join(', ')}`);
+  return { wanted, slowest };
+}
+
+function groupsOf(files, wanted) {
+  const groups = new Map(GROUPS.map(([name]) => [name, []]));
+  for (const file of files) groups.get(GROUPS.find(([, pattern]) => pattern.test(file))[0]).push(file);
+  return [...groups].filter(([name, list]) => list.length > 0 && (wanted.length === 0 || wanted.includes(name)));
+}
+
+const seconds = (ms) => (ms >= 60_000 ? `${Math.floor(ms / 60_000)}m${Math.round((ms % 60_000) / 1000)}s` : `${(ms / 1000).toFixed(1)}s`);
+
+function runGroup(name, files, timingsFile) {
+  const started = performance.now();
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'node_modules/mocha/bin/mocha.js'), '--reporter', join(ROOT, 'test/helpers/timing-reporter.cjs'), ...files],
+    { cwd: ROOT, env: { ...process.env, SNIPPETKIT_TEST_TIMINGS: timingsFile }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const output = [];
+  child.stdout.on('data', (chunk) => output.push(chunk));
+  child.stderr.on('data', (chunk) => output.push(chunk));
+  return {
+    child,
+    done: new Promise((resolve) => {
+      child.on('close', (code, signal) => {
+        const text = Buffer.concat(output).toString();
+        const count = (word) => Number(new RegExp(`^\\s+(\\d+) ${word}`, 'm').exec(text)?.[1] ?? 0);
+        resolve({ name, code: code ?? 1, signal, text, ms: performance.now() - started, passing: count('passing'), failing: count('failing'), pending: count('pending') });
+      });
+    }),
+  };
+}
+
+async function main() {
+  const { wanted, slowest } = parseArgs(process.argv.slice(2));
+  const jobs = Math.max(1, Number(process.env.SNIPPETKIT_TEST_JOBS) || 3);
+  const groups = groupsOf(testFiles('test'), wanted);
+  const scratch = mkdtempSync(join(tmpdir(), 'snippetkit-test-run-'));
+  const started = performance.now();
+  const running = new Set();
+  const results = [];
+  process.on('SIGINT', () => running.forEach((run) => run.child.kill('SIGINT')));
+  process.on('SIGTERM', () => running.forEach((run) => run.child.kill('SIGTERM')));
+
+  const queue = [...groups];
+  const slot = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const [name, files] = next;
+      console.log(`▶ ${name}: ${files.length} files`);
+      const run = runGroup(name, files, join(scratch, `${name}.json`));
+      running.add(run);
+      const result = await run.done;
+      running.delete(run);
+      results.push(result);
+      console.log(`\n━━ ${name} ━━ ${result.code === 0 ? 'passed' : 'FAILED'} in ${seconds(result.ms)}\n${result.text}`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, groups.length) }, slot));
+
+  const total = (key) => results.reduce((sum, r) => sum + r[key], 0);
+  console.log('group      tests    time   result');
+  for (const r of results) {
+    console.log(`${r.name.padEnd(10)} ${String(r.passing + r.failing).padStart(5)} ${seconds(r.ms).padStart(7)}   ${r.code === 0 ? 'passed' : `FAILED (${r.signal ?? `exit ${r.code}`})`}`);
+  }
+  if (slowest > 0) printSlowest(scratch, results, slowest);
+  rmSync(scratch, { recursive: true, force: true });
+  const failed = results.filter((r) => r.code !== 0);
+  console.log(`total: ${total('passing')} passing, ${total('failing')} failing, ${total('pending')} pending in ${seconds(performance.now() - started)} (${jobs} groups at a time)`);
+  process.exitCode = failed.length > 0 ? 1 : 0;
+}
+
+function printSlowest(scratch, results, count) {
+  const rows = results.flatMap((r) => {
+    try {
+      return JSON.parse(readFileSync(join(scratch, `${r.name}.json`), 'utf8'));
+    } catch {
+      return [];
+    }
+  });
+  rows.sort((a, b) => b.ms - a.ms);
+  console.log(`\nthe ${count} slowest tests:`);
+  for (const row of rows.slice(0, count)) console.log(`${String(row.ms).padStart(7)} ms  ${relative('.', row.file)}: ${row.title}`);
+}
+
+main().catch((err) => {
+  console.error(err.message);
+  process.exitCode = 2;
+});

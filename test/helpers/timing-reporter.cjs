@@ -1,0 +1,23 @@
+// mocha's spec reporter, which also writes each test's file, title and duration as JSON to the file
+// SNIPPETKIT_TEST_TIMINGS names (scripts/test.mjs reads them: the groups' balance, the slowest tests).
+// CommonJS because mocha loads a reporter with require.
+const { writeFileSync } = require('node:fs');
+const { relative } = require('node:path');
+const Mocha = require('mocha');
+
+const { EVENT_TEST_END, EVENT_RUN_END } = Mocha.Runner.constants;
+
+class TimingReporter extends Mocha.reporters.Spec {
+  constructor(runner, options) {
+    super(runner, options);
+    const rows = [];
+    runner.on(EVENT_TEST_END, (test) => {
+      rows.push({ file: relative(process.cwd(), test.file ?? ''), title: test.fullTitle(), ms: test.duration ?? 0 });
+    });
+    runner.once(EVENT_RUN_END, () => {
+      if (process.env.SNIPPETKIT_TEST_TIMINGS) writeFileSync(process.env.SNIPPETKIT_TEST_TIMINGS, JSON.stringify(rows));
+    });
+  }
+}
+
+module.exports = TimingReporter;
