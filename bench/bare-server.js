@@ -19,7 +19,7 @@ const server = createServer((req, res) => {
   else send(res);
 });
 // The same backlog as snippetkit's listen(), so a burst of connections is not the difference.
-server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () => {
+server.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1', backlog: 4096 }, () => {
   console.log(`bare node:http on http://127.0.0.1:${server.address().port}`);
 });
 process.on('SIGTERM', () => {
