@@ -1,7 +1,12 @@
 /** Where a JSON text first goes wrong: an offset into the text and what was expected there. */
 export type JsonError = { pos: number; message: string };
 
-const MAX_DEPTH = 5000;
+/**
+ * The deepest nesting of arrays and objects taken from a client: deeper than any real document, and
+ * shallow enough that every later stage (JSON.stringify of a collection's state, a template's walk)
+ * stays well inside the stack. 5,000 overflowed JSON.stringify in the server.
+ */
+export const MAX_JSON_DEPTH = 1000;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const ESCAPES = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't']);
 const HEX4 = /^[0-9a-fA-F]{4}$/;
@@ -46,7 +51,7 @@ export function findJsonError(text: string): JsonError | undefined {
 
   const value = (depth: number): void => {
     space();
-    if (depth > MAX_DEPTH) fail('nested too deeply');
+    if (depth > MAX_JSON_DEPTH) fail('nested too deeply');
     const c = text[i];
     if (c === '{') {
       i++;
