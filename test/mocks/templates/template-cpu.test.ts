@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { join } from 'node:path';
+import { startServerProcess } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/temp.js';
 import { addEndpoint, startMockServer, type TestMockServer } from '../server.js';
 
 describe('templates: the CPU budget of a request', () => {
@@ -39,6 +42,26 @@ describe('templates: the CPU budget of a request', () => {
       const res = await post('/endpoint/echo', '[1,2,3]');
       expect(res.status).to.equal(200);
       expect(await res.json()).to.equal('123');
+    }
+  });
+
+  it('takes its budget from --max-request-cpu', async () => {
+    const temp = tempDir();
+    const data = join(temp.dir, 'm.sqlite');
+    const server = await startServerProcess(['serve-mocks', '--port', '0', '--data', data, '--max-request-cpu', '30']);
+    try {
+      const record = { template: true, methods: ['POST'], data: '{{#each body}}{{#each ../body}}{{/each}}{{/each}}' };
+      const headers = { 'content-type': 'application/json' };
+      await fetch(`${server.url}/api/endpoint/nested`, { method: 'PUT', headers, body: JSON.stringify(record) });
+      const body = JSON.stringify(Array(5000).fill(0));
+      const res = await fetch(`${server.url}/endpoint/nested`, { method: 'POST', headers, body });
+      expect(res.status).to.equal(503);
+      expect(((await res.json()) as { message: string }).message).to.equal(
+        'the templates went over the CPU budget of one request (30 ms, --max-request-cpu)',
+      );
+    } finally {
+      await server.stop();
+      temp.cleanup();
     }
   });
 });
