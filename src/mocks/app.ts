@@ -4,6 +4,7 @@ import { errorHandler, HttpError } from '../http/errors.js';
 import { under } from '../http/under.js';
 import type { Handler } from '../server/listen.js';
 import { silentLogger, type Logger } from '../server/logger.js';
+import { DEFAULT_MAX_REQUEST_CPU } from '../server/cpu-budget.js';
 import { apiRouter, type ApiOptions } from './api.js';
 import { RequestFeed } from './log/feed.js';
 import { createProxy, type ProxySettings } from './proxy/proxy.js';
@@ -31,6 +32,8 @@ export type MockConfig = {
   maxHangs: number;
   /** Forward what no endpoint answers to a real API, and maybe record its answers (--proxy). */
   proxy?: ProxySettings;
+  /** CPU time one request's templates or `_like` filters may take, in milliseconds (--max-request-cpu). */
+  maxRequestCpu: number;
 };
 
 export const DEFAULT_MOCK_CONFIG: MockConfig = {
@@ -42,6 +45,7 @@ export const DEFAULT_MOCK_CONFIG: MockConfig = {
   eventKeepAliveMs: 15_000,
   maxEventStreams: 1000,
   maxHangs: 1000,
+  maxRequestCpu: DEFAULT_MAX_REQUEST_CPU,
 };
 
 export type MockAppOptions = {
@@ -116,10 +120,11 @@ const PREFIX = '/endpoint/';
 
 function serving(options: MockAppOptions, config: MockConfig, logger: Logger): Serving {
   const { store, feed = new RequestFeed() } = options;
-  const { cors, trustProxy, maxHangs } = config;
+  const { cors, trustProxy, maxHangs, maxRequestCpu, maxBody } = config;
   const proxy = config.proxy && createProxy({ ...config.proxy, store, logger, cors });
-  const collection = createCollectionServer({ collections: store.collections, cors, maxBody: config.maxBody, logger });
-  const serve = createEndpointServer({ store, cors, trustProxy, logger, feed, maxHangs, proxy, collection });
+  const collection = createCollectionServer({ collections: store.collections, cors, maxBody, logger, maxRequestCpu });
+  const endpoints = { store, cors, trustProxy, logger, feed, maxHangs, proxy, collection, maxRequestCpu };
+  const serve = createEndpointServer(endpoints);
   // A page open here follows the endpoint's requests on every instance.
   store.onShared((name, entry) => feed.publish(name, entry));
   return { feed, serve };

@@ -107,6 +107,12 @@ describe('snippetkit serve-mocks (the process)', function () {
     [['--log-size', '2.5'], {}, '--log-size 2.5 (flag) is not a whole number from 1 to 10000'],
     [['--max-endpoints', '0'], {}, '--max-endpoints 0 (flag) is not a whole number of at least 1'],
     [['--max-log-bytes', 'lots'], {}, '--max-log-bytes lots (flag) is not a size such as 1MB or 65536'],
+    [['--max-request-cpu', '0'], {}, '--max-request-cpu 0 (flag) is not a whole number of milliseconds from 1 to 60000'],
+    [
+      [],
+      { SNIPPETKIT_MOCK_MAX_REQUEST_CPU: '1.5' },
+      'SNIPPETKIT_MOCK_MAX_REQUEST_CPU=1.5 (environment) is not a whole number of milliseconds from 1 to 60000',
+    ],
     [
       [],
       { SNIPPETKIT_MOCK_LOG_SIZE: '10001' },
@@ -115,7 +121,7 @@ describe('snippetkit serve-mocks (the process)', function () {
     [['--allowed-host', 'http://x/'], {}, '--allowed-host http://x/ (flag) is not a host name such as dev.example or 192.168.1.5, or all'],
     [[], { SNIPPETKIT_MOCK_PORT: 'abc' }, 'SNIPPETKIT_MOCK_PORT=abc (environment) is not a port number from 0 to 65535'],
     [[], { SNIPPETKIT_MOCK_MAX_BODY: 'lots' }, 'SNIPPETKIT_MOCK_MAX_BODY=lots (environment) is not a size such as 1MB or 65536'],
-    [[], { SNIPPETKIT_MOCK_MAXBODY: '1kb' }, 'SNIPPETKIT_MOCK_MAXBODY (environment) is not a setting; known ones: SNIPPETKIT_MOCK_PORT, SNIPPETKIT_MOCK_DATA, SNIPPETKIT_MOCK_STORE, SNIPPETKIT_MOCK_DIR, SNIPPETKIT_MOCK_OPENAPI, SNIPPETKIT_MOCK_DB, SNIPPETKIT_MOCK_WRITE_DB, SNIPPETKIT_MOCK_MAX_DELAY, SNIPPETKIT_MOCK_MAX_BODY, SNIPPETKIT_MOCK_LOG_SIZE, SNIPPETKIT_MOCK_MAX_ENDPOINTS, SNIPPETKIT_MOCK_MAX_LOG_BYTES, SNIPPETKIT_MOCK_CORS, SNIPPETKIT_MOCK_TRUST_PROXY, SNIPPETKIT_MOCK_ALLOWED_HOSTS, SNIPPETKIT_MOCK_PROXY, SNIPPETKIT_MOCK_PROXY_TIMEOUT, SNIPPETKIT_MOCK_RECORD, SNIPPETKIT_MOCK_RECORD_COOKIES'],
+    [[], { SNIPPETKIT_MOCK_MAXBODY: '1kb' }, 'SNIPPETKIT_MOCK_MAXBODY (environment) is not a setting; known ones: SNIPPETKIT_MOCK_PORT, SNIPPETKIT_MOCK_DATA, SNIPPETKIT_MOCK_STORE, SNIPPETKIT_MOCK_DIR, SNIPPETKIT_MOCK_OPENAPI, SNIPPETKIT_MOCK_DB, SNIPPETKIT_MOCK_WRITE_DB, SNIPPETKIT_MOCK_MAX_DELAY, SNIPPETKIT_MOCK_MAX_BODY, SNIPPETKIT_MOCK_LOG_SIZE, SNIPPETKIT_MOCK_MAX_ENDPOINTS, SNIPPETKIT_MOCK_MAX_LOG_BYTES, SNIPPETKIT_MOCK_MAX_REQUEST_CPU, SNIPPETKIT_MOCK_CORS, SNIPPETKIT_MOCK_TRUST_PROXY, SNIPPETKIT_MOCK_ALLOWED_HOSTS, SNIPPETKIT_MOCK_PROXY, SNIPPETKIT_MOCK_PROXY_TIMEOUT, SNIPPETKIT_MOCK_RECORD, SNIPPETKIT_MOCK_RECORD_COOKIES'],
     [[], { SNIPPETKIT_MOCK_CORS: 'off' }, 'SNIPPETKIT_MOCK_CORS=off (environment) is not true or false'],
     [[], { SNIPPETKIT_MOCK_TRUST_PROXY: 'false ' }, 'SNIPPETKIT_MOCK_TRUST_PROXY=false  (environment) is not true or false'],
   ] as const) {
@@ -185,7 +191,7 @@ describe('snippetkit serve-mocks (the process)', function () {
     const result = await runCli(['serve-mocks', '--help']);
     expect(result.code).to.equal(0);
     const flags = ['--port', '--host', '--data', '--max-delay', '--max-body', '--log-size', '--max-endpoints'];
-    for (const flag of [...flags, '--max-log-bytes', '--trust-proxy', '--no-cors', '--quiet']) {
+    for (const flag of [...flags, '--max-log-bytes', '--max-request-cpu', '--trust-proxy', '--no-cors', '--quiet']) {
       expect(result.stdout).to.include(flag);
     }
     expect(result.stdout).to.include('Examples:');

@@ -12,6 +12,7 @@ export type ServeMocksFlags = {
   logSize?: string;
   maxEndpoints?: string;
   maxLogBytes?: string;
+  maxRequestCpu?: string;
   trustProxy?: boolean;
   cors: boolean;
   allowedHost?: string[];
@@ -56,6 +57,10 @@ export function registerServeMocks(program: Command): void {
       '--max-log-bytes <size>',
       'bytes all request logs keep together; the oldest go first (env SNIPPETKIT_MOCK_MAX_LOG_BYTES; default 256MB)',
     )
+    .option(
+      '--max-request-cpu <ms>',
+      'CPU time a request\'s templates or _like filters may take, then 503 (env SNIPPETKIT_MOCK_MAX_REQUEST_CPU; default 250)',
+    )
     .option('--trust-proxy', 'honour X-Forwarded-For/-Proto/-Host/-Prefix (env SNIPPETKIT_MOCK_TRUST_PROXY)')
     .option(
       '--no-cors',
@@ -82,6 +87,7 @@ Examples:
   $ snippetkit serve-mocks --openapi api.yaml   # an endpoint per operation; ?__code=404 picks another status
   $ snippetkit serve-mocks --db db.json   # json-server routes: /endpoint/posts?_sort=id&_order=desc
   $ snippetkit serve-mocks --db db.json --write-db   # changes also go back into db.json
+  $ snippetkit serve-mocks --max-request-cpu 1000   # allow heavier templates and _like queries
   $ curl -X PUT localhost:16540/api/endpoint/add -H 'content-type: application/json' \\
       -d '{"name":"users","data":[{"id":1}],"statusCode":200,"delay":250}'
   $ curl localhost:16540/endpoint/users

@@ -25,6 +25,9 @@ const MAX_LOG_SIZE = 10_000;
 const LOG_SIZE = `a whole number from 1 to ${MAX_LOG_SIZE}`;
 const AT_LEAST_ONE = 'a whole number of at least 1';
 const AT_LEAST_A_BYTE = 'a size of at least 1 byte, such as 1MB or 65536';
+// A minute: past that one request could hold a worker thread (or, for templates, the server) far too long.
+const MAX_REQUEST_CPU = 60_000;
+const REQUEST_CPU = `a whole number of milliseconds from 1 to ${MAX_REQUEST_CPU}`;
 
 /** What serve-mocks runs with, from its flags and SNIPPETKIT_MOCK_* variables. */
 export const mockSettingsSchema = settingsObject({
@@ -45,6 +48,10 @@ export const mockSettingsSchema = settingsObject({
   logSize: z.int({ error: LOG_SIZE }).min(1, { error: LOG_SIZE }).max(MAX_LOG_SIZE, { error: LOG_SIZE }),
   maxEndpoints: z.int({ error: AT_LEAST_ONE }).min(1, { error: AT_LEAST_ONE }),
   maxLogBytes: sizeSchema.pipe(z.number().min(1, { error: AT_LEAST_A_BYTE })),
+  maxRequestCpu: z
+    .int({ error: REQUEST_CPU })
+    .min(1, { error: REQUEST_CPU })
+    .max(MAX_REQUEST_CPU, { error: REQUEST_CPU }),
   cors: flagSchema,
   trustProxy: flagSchema,
   allowedHosts: hostNamesSchema,
@@ -78,6 +85,12 @@ const SETTINGS: FlatSetting[] = [
     flag: '--max-log-bytes',
     env: 'SNIPPETKIT_MOCK_MAX_LOG_BYTES',
     fallback: DEFAULT_MAX_LOG_BYTES,
+  },
+  {
+    key: 'maxRequestCpu',
+    flag: '--max-request-cpu',
+    env: 'SNIPPETKIT_MOCK_MAX_REQUEST_CPU',
+    fallback: DEFAULT_MOCK_CONFIG.maxRequestCpu,
   },
   { key: 'cors', flag: '--no-cors', env: 'SNIPPETKIT_MOCK_CORS', fallback: DEFAULT_MOCK_CONFIG.cors },
   { key: 'trustProxy', flag: '--trust-proxy', env: 'SNIPPETKIT_MOCK_TRUST_PROXY', fallback: false },

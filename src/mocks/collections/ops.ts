@@ -1,4 +1,5 @@
 import { HttpError } from '../../http/errors.js';
+import type { CpuBudget } from '../../server/cpu-budget.js';
 import { isJsonObject } from '../../http/json-body.js';
 import { queryList, type Item, type Query } from './query.js';
 import type { Change, State } from './state.js';
@@ -21,7 +22,21 @@ export type CollectionRequest = {
 // json-server answers a missing item with 404 and an empty object.
 const MISSING: CollectionAnswer = { status: 404, value: {} };
 
-/** What json-server 0.17 does for `request` on `state`; reads return no new state. */
+/**
+ * What json-server 0.17 answers a read (GET, HEAD) with; a list's query runs its `_like` filters
+ * under `budget`, off this thread.
+ */
+export async function answerRead(
+  state: State,
+  request: CollectionRequest,
+  budget: CpuBudget,
+): Promise<CollectionAnswer> {
+  if (!Array.isArray(state) || request.id !== undefined) return answerCollection(state, request).answer;
+  const list = await queryList(state, request.query, request.url, budget);
+  return { status: 200, value: list.items, headers: list.headers };
+}
+
+/** What json-server 0.17 does for a write `request` on `state` (a read answers as answerRead's but unfiltered). */
 export function answerCollection(state: State, request: CollectionRequest): Change<CollectionAnswer> {
   return Array.isArray(state) ? answerList(state, request) : answerSingle(state, request);
 }
@@ -29,10 +44,8 @@ export function answerCollection(state: State, request: CollectionRequest): Chan
 function answerList(items: Item[], request: CollectionRequest): Change<CollectionAnswer> {
   const { method, id } = request;
   if (id === undefined) {
-    if (method === 'GET' || method === 'HEAD') {
-      const list = queryList(items, request.query, request.url);
-      return { answer: { status: 200, value: list.items, headers: list.headers } };
-    }
+    // Reads of the list go through answerRead, for its query.
+    if (method === 'GET' || method === 'HEAD') return { answer: { status: 200, value: items } };
     if (method !== 'POST') return notAllowed(method, 'GET, HEAD, POST');
     const body = objectBody(request.body);
     let item: Item;

@@ -1,5 +1,6 @@
-import { RE2JS, RE2JSException } from 're2js';
 import { HttpError } from '../../http/errors.js';
+import type { CpuBudget } from '../../server/cpu-budget.js';
+import { checkLike, filterLike, type LikeTask } from './like.js';
 
 /** A collection's item: a JSON object with an `id`. */
 export type Item = Record<string, unknown>;
@@ -8,8 +9,6 @@ export type Query = Record<string, string | string[]>;
 /** What a list answers: the items, and the headers json-server 0.17 adds for a slice or a page. */
 export type ListAnswer = { items: Item[]; headers: string[] };
 
-/** Longest `_like` pattern: user input compiled per request, kept small although matching is linear-time. */
-export const MAX_LIKE = 256;
 /**
  * Most filter values in one query (`a=1&a=2&b_like=x` is three): each is tried on every item, and a
  * 16 KiB URL could otherwise ask for thousands of passes over a 10,000-item collection.
@@ -21,14 +20,15 @@ export const MAX_LIKES = 4;
 // Keys json-server reads itself rather than as field filters (`_per_page` is v1's `_limit` for pages).
 const RESERVED = new Set(['q', '_start', '_end', '_limit', '_page', '_per_page', '_sort', '_order', '_embed',
   '_expand', 'callback', '_']);
-const OPERATOR = /(_lte|_gte|_ne|_like)$/;
+const OPERATOR = /(_lte|_gte|_ne)$/;
 
 /**
  * json-server 0.17's list query (its README, "Filter" to "Full-text search"): `q`, then field filters
  * (a repeated key is any of; `_ne` all of), then `_sort`/`_order`, then a page or a slice. `url` is the
- * request's path and query, for the `Link` header.
+ * request's path and query, for the `Link` header. `_like` filters run last, on a worker thread,
+ * under `budget` (like.ts).
  */
-export function queryList(all: Item[], query: Query, url: string): ListAnswer {
+export async function queryList(all: Item[], query: Query, url: string, budget: CpuBudget): Promise<ListAnswer> {
   let items = all;
   const q = first(query.q);
   if (q) {
@@ -42,7 +42,18 @@ export function queryList(all: Item[], query: Query, url: string): ListAnswer {
   if (likes.reduce((sum, key) => sum + ([] as string[]).concat(query[key]!).length, 0) > MAX_LIKES) {
     throw new HttpError(400, `a query may hold at most ${MAX_LIKES} _like patterns`, likes[0]);
   }
-  for (const key of filters) items = items.filter(filterOf(key, ([] as string[]).concat(query[key]!)));
+  const valuesOf = (key: string) => ([] as string[]).concat(query[key]!);
+  for (const key of likes) for (const pattern of valuesOf(key)) checkLike(key, pattern);
+  for (const key of filters) if (!likes.includes(key)) items = items.filter(filterOf(key, valuesOf(key)));
+  const tasks = likes.map((key): LikeTask => {
+    const path = key.slice(0, -'_like'.length).split('.');
+    const texts = items.map((item) => {
+      const found = at(item, path);
+      return found === undefined || found === null ? null : String(found);
+    });
+    return { key, patterns: valuesOf(key), texts };
+  });
+  items = await filterLike(items, tasks, budget);
   const sort = first(query._sort);
   if (sort) items = sortBy(items, sort.split(','), (first(query._order) ?? '').toLowerCase().split(','));
   const headers: string[] = [];
@@ -64,7 +75,7 @@ export function queryList(all: Item[], query: Query, url: string): ListAnswer {
   return { items: items.slice(start, start + (toInt(limit) ?? 0)), headers };
 }
 
-/** One filter key, e.g. `title`, `author.name`, `views_gte`, `title_like`, with its values. */
+/** One filter key but `_like`, e.g. `title`, `author.name`, `views_gte`, with its values. */
 function filterOf(key: string, values: string[]): (item: Item) => boolean {
   const operator = OPERATOR.exec(key)?.[1];
   const path = key.slice(0, key.length - (operator?.length ?? 0)).split('.');
@@ -72,10 +83,6 @@ function filterOf(key: string, values: string[]): (item: Item) => boolean {
     if (operator === '_gte') return (found) => compare(value, found) <= 0;
     if (operator === '_lte') return (found) => compare(value, found) >= 0;
     if (operator === '_ne') return (found) => value !== String(found);
-    if (operator === '_like') {
-      const pattern = likePattern(key, value);
-      return (found) => pattern.matcher(String(found)).find();
-    }
     return (found) => value === String(found);
   };
   const tests = values.map(test);
@@ -84,22 +91,6 @@ function filterOf(key: string, values: string[]): (item: Item) => boolean {
     if (found === undefined || found === null) return false;
     return operator === '_ne' ? tests.every((t) => t(found)) : tests.some((t) => t(found));
   };
-}
-
-/**
- * `_like` is a regular expression from the query. RE2 matches in time linear in the text (no
- * backtracking), so a pattern such as `(a+)+$` cannot stall the server; its length is capped too.
- */
-function likePattern(key: string, value: string): RE2JS {
-  if (value.length > MAX_LIKE) {
-    throw new HttpError(400, `${key}: the pattern is longer than ${MAX_LIKE} characters`, key);
-  }
-  try {
-    return RE2JS.compile(value, RE2JS.CASE_INSENSITIVE);
-  } catch (err) {
-    if (err instanceof RE2JSException) throw new HttpError(400, `${key}: not a valid pattern (${err.message})`, key);
-    throw err;
-  }
 }
 
 /** As JavaScript compares a query's text with a field (json-server does): numerically when the field is a number. */

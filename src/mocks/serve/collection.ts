@@ -4,14 +4,22 @@ import { hasBody } from '../../http/read-body.js';
 import type { Logger } from '../../server/logger.js';
 import { findJsonError, lineColumn } from '../../shared/json-check.js';
 import { buildHead } from './answer-head.js';
-import { answerCollection, type CollectionAnswer } from '../collections/ops.js';
+import { answerCollection, answerRead, type CollectionAnswer } from '../collections/ops.js';
+import { CpuBudget, DEFAULT_MAX_REQUEST_CPU } from '../../server/cpu-budget.js';
 import type { Collections } from '../collections/state.js';
 import type { StoredMock } from '../record/record.js';
 import { parseQuery } from './request-input.js';
 import { draw, later } from './delay.js';
 import { LOG_BODY_BYTES } from '../log/request-log.js';
 
-export type CollectionServerOptions = { collections: Collections; cors: boolean; maxBody: number; logger: Logger };
+export type CollectionServerOptions = {
+  collections: Collections;
+  cors: boolean;
+  maxBody: number;
+  logger: Logger;
+  /** The CPU budget of one request's query (its `_like` filters), in milliseconds (--max-request-cpu). */
+  maxRequestCpu?: number;
+};
 
 type Log = (status: number) => void;
 /** Logs the request with the body as the log keeps it; returns what logs the status sent. */
@@ -33,7 +41,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * body is read whole up to --max-body (the log keeps its first 64 KiB, as for any endpoint).
  */
 export function createCollectionServer(options: CollectionServerOptions): ServeCollection {
-  const { collections, cors, maxBody, logger } = options;
+  const { collections, cors, maxBody, logger, maxRequestCpu = DEFAULT_MAX_REQUEST_CPU } = options;
   // The record's headers and delay apply to every answer, as to any endpoint's.
   const answer = (req: IncomingMessage, res: ServerResponse, record: StoredMock, log: Log, got: CollectionAnswer) => {
     log(got.status);
@@ -70,7 +78,7 @@ export function createCollectionServer(options: CollectionServerOptions): ServeC
         const body = text === '' ? undefined : parseJson(text);
         const reading = method === 'GET' || method === 'HEAD';
         const done = reading
-          ? collections.read(record).then((state) => answerCollection(state, { ...request }).answer)
+          ? collections.read(record).then((state) => answerRead(state, request, new CpuBudget(maxRequestCpu)))
           : collections.update(record, (state) => answerCollection(state, { ...request, body }));
         done.then(
           (got) => answer(req, res, record, log, got),

@@ -35,6 +35,8 @@ export type ServeEndpointOptions = {
   proxy?: ProxyHook;
   /** Answers endpoints with `collection: true` (json-server's routes). */
   collection?: ServeCollection;
+  /** CPU time one request's templates may take, in milliseconds (--max-request-cpu). */
+  maxRequestCpu?: number;
 };
 
 /** Answers one request under /endpoint/ on the raw node objects; `path` is what follows, undecoded, no query. */
@@ -56,7 +58,9 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
   const prepare = (endpoint: Endpoint): Answer | Responder => {
     let ready = prepared.get(endpoint);
     if (!ready) {
-      ready = isPlain(endpoint.record) ? plainAnswer(endpoint, cors) : compileResponder(endpoint.record, cors);
+      ready = isPlain(endpoint.record)
+        ? plainAnswer(endpoint, cors)
+        : compileResponder(endpoint.record, cors, options.maxRequestCpu);
       prepared.set(endpoint, ready);
     }
     return ready;

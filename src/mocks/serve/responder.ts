@@ -1,6 +1,7 @@
 import type { Delay, Fault, Pick, ResponseRecord, StoredMock } from '../record/record.js';
 import { compileRecord, type CompiledRecord } from '../record/templates.js';
-import { TemplateError, type TemplateInput } from '../templates/template.js';
+import { TemplateError, useCpuBudget, type TemplateInput } from '../templates/template.js';
+import { CpuBudgetExceeded, DEFAULT_MAX_REQUEST_CPU, startCpuBudget } from '../../server/cpu-budget.js';
 import { buildHead } from './answer-head.js';
 import { matchesWhen } from './when-match.js';
 
@@ -33,12 +34,20 @@ export function isPlain(record: StoredMock): boolean {
   return !template && !responses?.length && !fault && typeof delay === 'number' && json !== undefined;
 }
 
-/** Compiles an endpoint version once: its own answer and each response, fields inherited field by field. */
-export function compileResponder(record: StoredMock, cors: boolean): Responder {
+/**
+ * Compiles an endpoint version once: its own answer and each response, fields inherited field by
+ * field. A templated answer renders under a CPU budget of `maxRequestCpu` ms per request.
+ */
+export function compileResponder(
+  record: StoredMock,
+  cors: boolean,
+  maxRequestCpu: number = DEFAULT_MAX_REQUEST_CPU,
+): Responder {
   const templates = record.template ? compiledOrError(record) : undefined;
-  const own = variant(record, null, record, cors, templates);
+  const shared = { cors, maxRequestCpu, templates };
+  const own = variant(record, null, record, shared);
   const responses = record.responses ?? [];
-  const variants = responses.map((response, i) => variant(record, i, response, cors, templates));
+  const variants = responses.map((response, i) => variant(record, i, response, shared));
   const pick: Pick = record.pick ?? 'first-match';
   const needsInput = Boolean(record.template) || (pick === 'first-match' && responses.some((r) => r.when));
   return {
@@ -69,13 +78,10 @@ function compiledOrError(record: StoredMock): CompiledRecord | TemplateError {
   }
 }
 
-function variant(
-  record: StoredMock,
-  index: number | null,
-  from: ResponseRecord,
-  cors: boolean,
-  templates: CompiledRecord | TemplateError | undefined,
-): Variant {
+type Shared = { cors: boolean; maxRequestCpu: number; templates: CompiledRecord | TemplateError | undefined };
+
+function variant(record: StoredMock, index: number | null, from: ResponseRecord, shared: Shared): Variant {
+  const { cors, maxRequestCpu, templates } = shared;
   const status = from.statusCode ?? record.statusCode;
   // A response's data or body replaces both of the endpoint's; its headers are added to the endpoint's by name.
   const own = from.json !== undefined || from.body !== undefined;
@@ -111,12 +117,26 @@ function variant(
   return {
     ...base,
     answer(input) {
-      const body = Buffer.from(renderBody(input!), 'utf8');
-      const rendered: Record<string, string> = {};
-      for (const [name, render] of renderHeaders) rendered[name] = render(input!);
-      return { status, head: buildHead(status, rendered, body.length, type, cors), body };
+      // The CPU gate: one budget for every field this request renders (src/server/cpu-budget.ts).
+      useCpuBudget(input!, startCpuBudget(maxRequestCpu));
+      try {
+        const body = Buffer.from(renderBody(input!), 'utf8');
+        const rendered: Record<string, string> = {};
+        for (const [name, render] of renderHeaders) rendered[name] = render(input!);
+        return { status, head: buildHead(status, rendered, body.length, type, cors), body };
+      } catch (err) {
+        if (err instanceof CpuBudgetExceeded) return overBudget(err, cors);
+        throw err;
+      }
     },
   };
+}
+
+/** The CPU gate's refusal: a 503 in the mock server's error shape, naming the budget; nothing of the render is sent. */
+function overBudget(err: CpuBudgetExceeded, cors: boolean): Answer {
+  const body = Buffer.from(JSON.stringify({ success: false, message: err.message }));
+  const head = buildHead(err.status, {}, body.length, 'application/json; charset=utf-8', cors);
+  return { status: err.status, head, body };
 }
 
 /** The endpoint's headers, then the response's, a response's header replacing one of the same name. */

@@ -1,4 +1,4 @@
-import { fakerMethod } from './faker.js';
+import { fakerMethod, fakerRefusal } from './faker.js';
 import { TemplateError } from './error.js';
 import { OUT, SELF_COUNTED } from './helpers.js';
 
@@ -21,8 +21,8 @@ export function newCompileBudget(): CompileBudget {
 
 /**
  * Checks a parsed template and rewrites it for counted output. Refused: partials and decorators
- * (only our helpers exist), calls of unknown helpers, a literal faker name faker lacks, and more
- * expressions than the budget. Every mustache (but calls of helpers that charge their own
+ * (only our helpers exist), calls of unknown helpers, a literal faker name faker lacks or that
+ * prints when called (deprecated), and more expressions than the budget. Every mustache (but calls of helpers that charge their own
  * results) and every run of text then goes through the OUT helper, which charges its characters
  * to the request's render budget.
  */
@@ -41,9 +41,13 @@ export function checkTemplate(program: Program, field: string, budget: CompileBu
     if (!isHelper(name)) throw fail(node, `unknown helper '${name}'`);
     if (name !== 'faker') return;
     const first = params[0] as hbs.AST.StringLiteral | undefined;
-    if (first?.type === 'StringLiteral' && !fakerMethod(first.value)) {
+    if (first?.type !== 'StringLiteral') return;
+    if (!fakerMethod(first.value)) {
       throw fail(node, `faker has no method '${first.value}' (use 'module.method', such as 'person.fullName')`);
     }
+    // A deprecated method would print faker's warning to the server's log on every call.
+    const refusal = fakerRefusal(first.value);
+    if (refusal) throw fail(node, `faker's '${first.value}' is refused: ${refusal}`);
   };
   const expressions = (params: Expression[], hash: Hash) => {
     for (const param of params) expression(param);

@@ -3,13 +3,16 @@ import { checkTemplate, type CompileBudget, newCompileBudget } from './ast.js';
 import { directRender } from './direct.js';
 import { createTemplateEnv } from './helpers.js';
 import { TemplateError } from './error.js';
+import { CpuBudgetExceeded } from '../../server/cpu-budget.js';
 
 export { TemplateError } from './error.js';
+export { useCpuBudget } from './helpers.js';
 export { type CompileBudget, newCompileBudget } from './ast.js';
 
 /**
  * What a template sees of the request. Make one per request: the render limits (docs/mock-api.md,
- * "Templates") count per input object, over every field rendered with it.
+ * "Templates") count per input object, over every field rendered with it; give it the request's
+ * CPU budget with useCpuBudget.
  */
 export type TemplateInput = {
   params: Record<string, string>;
@@ -46,13 +49,13 @@ function compileString(source: string, field: string, budget: CompileBudget): Re
   return guarded((input) => template(input, RUNTIME), field);
 }
 
-/** `render` with its failures (a limit, a helper's error) as TemplateErrors naming `field`. */
+/** `render` with its failures (a limit, a helper's error) as TemplateErrors naming `field`; the CPU gate's as is. */
 function guarded(render: Render, field: string): Render {
   return (input) => {
     try {
       return render(input);
     } catch (err) {
-      if (err instanceof TemplateError) throw err;
+      if (err instanceof TemplateError || err instanceof CpuBudgetExceeded) throw err;
       throw new TemplateError(field, (err as Error).message);
     }
   };

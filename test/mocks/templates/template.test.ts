@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import Handlebars from 'handlebars';
 import { compileRecord } from '../../../src/mocks/record/templates.js';
 import { compileJson, compileText, TemplateError, type TemplateInput } from '../../../src/mocks/templates/template.js';
-import { MAX_OUTPUT, MAX_STEPS } from '../../../src/mocks/templates/helpers.js';
+import { MAX_OUTPUT, useCpuBudget } from '../../../src/mocks/templates/helpers.js';
+import { CpuBudgetExceeded, startCpuBudget } from '../../../src/server/cpu-budget.js';
 
 const input = (body: unknown = { items: [1, 2, 3], o: { constructor: 'own' } }): TemplateInput => ({
   params: { id: '7' },
@@ -129,12 +130,18 @@ describe('templates', () => {
     );
   });
 
-  it('fails a nested #each over a large body on its step limit', () => {
+  it('stops a nested #each over a large body at the request\'s CPU budget', () => {
     const body = { items: Array.from({ length: 1000 }, (_, i) => i) };
     const run = compileText('{{#each body.items}}{{#each ../body.items}}{{/each}}{{/each}}', 'body');
-    expect(failure(() => run(input(body))).message).to.equal(
-      `template error: body: the templates went over ${MAX_STEPS} steps for one request`,
+    const request = input(body);
+    useCpuBudget(request, startCpuBudget(20));
+    const started = performance.now();
+    expect(() => run(request)).to.throw(
+      CpuBudgetExceeded,
+      'the templates went over the CPU budget of one request (20 ms, --max-request-cpu)',
     );
+    // A million passes: seconds without the budget. Generous for a loaded machine.
+    expect(performance.now() - started).to.be.below(500);
   });
 
   it('fails on its output limit, counted over every field rendered for one request', () => {

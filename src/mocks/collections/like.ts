@@ -1,0 +1,46 @@
+/**
+ * json-server's `_like` filters: a regular expression from the query, any case, run by RE2 (no
+ * backtracking, so `(a+)+$` is cheap). What a pattern may cost is bounded twice: its program's size
+ * is estimated from its text and refused before it is compiled, and the matching runs on a worker
+ * thread under the request's CPU budget (like-pool.ts), so no pattern holds up other requests.
+ */
+import { HttpError } from '../../http/errors.js';
+import { CpuBudgetExceeded, type CpuBudget } from '../../server/cpu-budget.js';
+import { estimateProgramSize, MAX_LIKE, MAX_LIKE_PROGRAM } from './like-size.js';
+import { runLikeJob, type LikeTask } from './like-pool.js';
+
+export type { LikeTask } from './like-pool.js';
+
+/** Refuses, before compiling, a pattern too long or whose program would be too big: a 400 naming the key. */
+export function checkLike(key: string, pattern: string): void {
+  if (pattern.length > MAX_LIKE) {
+    throw new HttpError(400, `${key}: the pattern is longer than ${MAX_LIKE} characters`, key);
+  }
+  const size = estimateProgramSize(pattern);
+  if (size > MAX_LIKE_PROGRAM) {
+    const message = `${key}: the pattern would compile to about ${size} instructions; at most ${MAX_LIKE_PROGRAM}`;
+    throw new HttpError(400, `${message} (use fewer or smaller repetition counts)`, key);
+  }
+}
+
+/** The items that pass every `_like` task, in order; throws the refusal, or CpuBudgetExceeded past `budget`. */
+export async function filterLike<T>(items: T[], tasks: LikeTask[], budget: CpuBudget): Promise<T[]> {
+  // Sent even with no items, so a pattern that does not compile is a 400 whatever the data.
+  if (tasks.length === 0) return items;
+  const key = tasks[0]!.key;
+  let reply;
+  try {
+    reply = await runLikeJob({ count: items.length, tasks }, budget, key);
+  } catch (err) {
+    if (err instanceof CpuBudgetExceeded) throw overBudget(err, key);
+    throw err;
+  }
+  if ('refused' in reply) throw new HttpError(400, reply.refused.message, reply.refused.key);
+  if ('over' in reply) throw overBudget(new CpuBudgetExceeded(budget.limitMs, reply.over), reply.over);
+  return items.filter((_, i) => reply.passed[i] === 1);
+}
+
+/** The gate's refusal as the mock server answers it: a 503 naming the budget and the key. */
+function overBudget(err: CpuBudgetExceeded, key: string): HttpError {
+  return new HttpError(err.status, err.message, key);
+}
