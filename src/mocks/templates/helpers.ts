@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import Handlebars from 'handlebars';
+import { createRequire } from 'node:module';
+import type Handlebars from 'handlebars';
 import { startCpuBudget, type CpuBudget } from '../../server/cpu-budget.js';
 import { callFaker } from './faker.js';
 
@@ -56,9 +57,16 @@ function counted(fn: (...args: unknown[]) => string): Handlebars.HelperDelegate 
   };
 }
 
+let loaded: typeof Handlebars | undefined;
+
+/** Handlebars, loaded when the first template is compiled: a server without templates never pays for it. */
+function handlebars(): typeof Handlebars {
+  return (loaded ??= createRequire(import.meta.url)('handlebars') as typeof Handlebars);
+}
+
 /** An isolated Handlebars with only our helpers and the harmless built-ins (no `log`). */
 export function createTemplateEnv(): typeof Handlebars {
-  const env = Handlebars.create();
+  const env = handlebars().create();
   // `log` writes to the server's console.
   env.unregisterHelper('log');
   // Nor may Handlebars itself (its warning on a denied prototype property, say): a request's doing is
@@ -88,7 +96,7 @@ function each(this: unknown, context: unknown, options: Handlebars.HelperOptions
   if (typeof context !== 'object' || context === null) return options.inverse(this);
   const keys: (string | number)[] = Array.isArray(context) ? context.map((_, i) => i) : Object.keys(context);
   if (keys.length === 0) return options.inverse(this);
-  const data = options.data ? Handlebars.createFrame(options.data) : undefined;
+  const data = options.data ? handlebars().createFrame(options.data) : undefined;
   let out = '';
   for (const [index, key] of keys.entries()) {
     charge(options, 0);

@@ -1,4 +1,4 @@
-import Handlebars from 'handlebars';
+import type Handlebars from 'handlebars';
 import { checkTemplate, type CompileBudget, newCompileBudget } from './ast.js';
 import { directRender } from './direct.js';
 import { createTemplateEnv } from './helpers.js';
@@ -28,7 +28,9 @@ export type TemplateInput = {
 export type Render = (input: TemplateInput) => string;
 
 // Our own environment: only the helpers registered there exist, whatever else runs in the process.
-const env = createTemplateEnv();
+// Made at the first compile, so a server whose endpoints have no templates does not load Handlebars.
+let made: typeof Handlebars | undefined;
+const templateEnv = () => (made ??= createTemplateEnv());
 // Denied outright rather than left to Handlebars' default, which also logs each denied name to the console.
 const RUNTIME = { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false };
 
@@ -37,7 +39,8 @@ function compileString(source: string, field: string, budget: CompileBudget): Re
   try {
     // Parsed and checked now, so a syntax error or an unknown helper is a 400 at save; Handlebars
     // compiles the checked program to code on its first render.
-    const program = checkTemplate(Handlebars.parse(source), field, budget, env.helpers);
+    const env = templateEnv();
+    const program = checkTemplate(env.parse(source), field, budget, env.helpers);
     const direct = directRender(program);
     if (direct) return guarded(direct, field);
     // JSON and text bodies, not HTML: nothing is escaped.
