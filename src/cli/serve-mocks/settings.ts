@@ -12,6 +12,8 @@ import {
   textSchema,
   wholeNumberSchema,
 } from '../../server/setting-schemas.js';
+import { normalizeOrigin, ORIGIN_HINT } from '../../http/origins.js';
+import { CliError, EXIT } from '../common/errors.js';
 import { DEFAULT_PROXY_TIMEOUT } from '../../mocks/proxy/proxy.js';
 import { proxyTimeoutSchema, proxyUrlSchema } from './proxy-settings.js';
 import type { ServeMocksFlags } from './command.js';
@@ -25,6 +27,17 @@ const MAX_LOG_SIZE = 10_000;
 const LOG_SIZE = `a whole number from 1 to ${MAX_LOG_SIZE}`;
 const AT_LEAST_ONE = 'a whole number of at least 1';
 const AT_LEAST_A_BYTE = 'a size of at least 1 byte, such as 1MB or 65536';
+
+/** `--cors-origin`'s values: normalized origins, or `*`. */
+const originsSchema = z.array(
+  z.string({ error: ORIGIN_HINT }).transform((text, ctx) => {
+    if (text.trim() === '*') return '*';
+    const origin = normalizeOrigin(text);
+    if (origin === undefined) ctx.addIssue({ code: 'custom', message: ORIGIN_HINT });
+    return origin ?? text;
+  }),
+  { error: ORIGIN_HINT },
+);
 
 /** What serve-mocks runs with, from its flags and SNIPPETKIT_MOCK_* variables. */
 export const mockSettingsSchema = settingsObject({
@@ -46,6 +59,8 @@ export const mockSettingsSchema = settingsObject({
   maxEndpoints: z.int({ error: AT_LEAST_ONE }).min(1, { error: AT_LEAST_ONE }),
   maxLogBytes: sizeSchema.pipe(z.number().min(1, { error: AT_LEAST_A_BYTE })),
   cors: flagSchema,
+  /** Pages that may use the management API besides the mock page and loopback ones; `*` = any. */
+  corsOrigins: originsSchema,
   trustProxy: flagSchema,
   allowedHosts: hostNamesSchema,
   proxy: proxyUrlSchema.optional(),
@@ -80,6 +95,7 @@ const SETTINGS: FlatSetting[] = [
     fallback: DEFAULT_MAX_LOG_BYTES,
   },
   { key: 'cors', flag: '--no-cors', env: 'SNIPPETKIT_MOCK_CORS', fallback: DEFAULT_MOCK_CONFIG.cors },
+  { key: 'corsOrigins', flag: '--cors-origin', env: 'SNIPPETKIT_MOCK_CORS_ORIGIN', fallback: [] },
   { key: 'trustProxy', flag: '--trust-proxy', env: 'SNIPPETKIT_MOCK_TRUST_PROXY', fallback: false },
   { key: 'allowedHosts', flag: '--allowed-host', env: 'SNIPPETKIT_MOCK_ALLOWED_HOSTS', fallback: [] },
   { key: 'proxy', flag: '--proxy', env: 'SNIPPETKIT_MOCK_PROXY', fallback: undefined },
@@ -96,12 +112,21 @@ const SETTINGS: FlatSetting[] = [
 /** serve-mocks' settings, checked; a bad value is a usage error naming it and where it came from. */
 export function loadMockSettings(flags: ServeMocksFlags, env: NodeJS.ProcessEnv = process.env): MockSettings {
   // commander sets cors to true unless --no-cors is given: only false came from the command line.
-  const given = { ...flags, allowedHosts: flags.allowedHost, cors: flags.cors === false ? false : undefined };
+  const cors = flags.cors === false ? false : undefined;
+  const given = { ...flags, allowedHosts: flags.allowedHost, cors, corsOrigins: flags.corsOrigin };
   // SNIPPETKIT_MOCK_SERVER is the client commands' server URL, read by them alone.
   const known = SETTINGS.map((setting) => setting.env);
   refuseUnknownVariables(env, 'SNIPPETKIT_MOCK_', known, ['SNIPPETKIT_MOCK_SERVER']);
   const { value, sources } = layerSettings(SETTINGS, given, env);
   const settings = validateSettings(mockSettingsSchema, value, sources);
   refuseBoth(settings, sources, 'data', 'store', 'where the mocks are');
+  if (!settings.cors && settings.corsOrigins.length > 0) {
+    const named = (key: string, flag: string) => {
+      const source = sources.get(key);
+      return source?.kind === 'env' ? source.name : flag;
+    };
+    const message = `${named('corsOrigins', '--cors-origin')} lets pages in that ${named('cors', '--no-cors')} keeps out; give one`;
+    throw new CliError(message, EXIT.usage);
+  }
   return settings;
 }

@@ -20,7 +20,7 @@ import { openDbSource } from './db-option.js';
 export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const settings = loadMockSettings(flags, env);
   const logger = consoleLogger(flags.quiet);
-  const { maxDelay, maxBody, cors, trustProxy, logSize, maxEndpoints, maxLogBytes } = settings;
+  const { maxDelay, maxBody, cors, corsOrigins, trustProxy, logSize, maxEndpoints, maxLogBytes } = settings;
   const feed = new RequestFeed();
   // One loader for --dir, --openapi and --db, so GET /api/sources lists the problems of all.
   const loader = settings.dir || settings.openapi || settings.db ? createSourceLoader({ maxDelay }) : undefined;
@@ -49,7 +49,7 @@ export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.Proces
       return store;
     },
     handler: (store) => {
-      const config = { maxDelay, maxBody, cors, trustProxy, proxy };
+      const config = { maxDelay, maxBody, cors, corsOrigins, trustProxy, proxy };
       return createMockHandler({ store, config, logger, feed, sources: loader });
     },
     // Open request-log streams (the web page) would otherwise hold shutdown for the grace period.
