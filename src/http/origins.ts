@@ -1,4 +1,5 @@
 import type { Context, Middleware } from 'koa';
+import { z } from 'zod';
 import { preflightHeaders, type CorsPolicy } from './cors.js';
 import { HttpError } from './errors.js';
 
@@ -57,6 +58,17 @@ export function normalizeOrigin(text: string): string | undefined {
   if (url.username || url.password || url.search || url.hash || url.pathname !== '/') return undefined;
   return url.origin;
 }
+
+/** A settings list of origins (`--cors-origin`, `cors.ownerOrigins`): each normalized, or `*`. */
+export const originListSchema = z.array(
+  z.string({ error: ORIGIN_HINT }).transform((text, ctx) => {
+    if (text.trim() === '*') return '*';
+    const origin = normalizeOrigin(text);
+    if (origin === undefined) ctx.addIssue({ code: 'custom', message: ORIGIN_HINT });
+    return origin ?? text;
+  }),
+  { error: ORIGIN_HINT },
+);
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 

@@ -12,7 +12,7 @@ import {
   textSchema,
   wholeNumberSchema,
 } from '../../server/setting-schemas.js';
-import { normalizeOrigin, ORIGIN_HINT } from '../../http/origins.js';
+import { originListSchema } from '../../http/origins.js';
 import { CliError, EXIT } from '../common/errors.js';
 import { DEFAULT_PROXY_TIMEOUT } from '../../mocks/proxy/proxy.js';
 import { proxyTimeoutSchema, proxyUrlSchema } from './proxy-settings.js';
@@ -27,17 +27,6 @@ const MAX_LOG_SIZE = 10_000;
 const LOG_SIZE = `a whole number from 1 to ${MAX_LOG_SIZE}`;
 const AT_LEAST_ONE = 'a whole number of at least 1';
 const AT_LEAST_A_BYTE = 'a size of at least 1 byte, such as 1MB or 65536';
-
-/** `--cors-origin`'s values: normalized origins, or `*`. */
-const originsSchema = z.array(
-  z.string({ error: ORIGIN_HINT }).transform((text, ctx) => {
-    if (text.trim() === '*') return '*';
-    const origin = normalizeOrigin(text);
-    if (origin === undefined) ctx.addIssue({ code: 'custom', message: ORIGIN_HINT });
-    return origin ?? text;
-  }),
-  { error: ORIGIN_HINT },
-);
 
 /** What serve-mocks runs with, from its flags and SNIPPETKIT_MOCK_* variables. */
 export const mockSettingsSchema = settingsObject({
@@ -60,7 +49,7 @@ export const mockSettingsSchema = settingsObject({
   maxLogBytes: sizeSchema.pipe(z.number().min(1, { error: AT_LEAST_A_BYTE })),
   cors: flagSchema,
   /** Pages that may use the management API besides the mock page and loopback ones; `*` = any. */
-  corsOrigins: originsSchema,
+  corsOrigins: originListSchema,
   trustProxy: flagSchema,
   allowedHosts: hostNamesSchema,
   proxy: proxyUrlSchema.optional(),
