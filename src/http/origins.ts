@@ -67,7 +67,7 @@ export const originListSchema = z.array(
     if (origin === undefined) ctx.addIssue({ code: 'custom', message: ORIGIN_HINT });
     return origin ?? text;
   }),
-  { error: ORIGIN_HINT },
+  { error: 'a list of origins such as ["https://app.example"]' },
 );
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -92,13 +92,19 @@ export function judgePage(policy: OriginPolicy, ctx: Context): PageVerdict {
 
 function allows(policy: OriginPolicy, origin: string, protocol: string, host: string): boolean {
   if (policy.any) return true;
-  const url = parse(origin);
-  // `null` and anything that is not an exact http(s) origin.
-  if (!url || url.origin !== origin.toLowerCase()) return false;
-  const own = parse(`${protocol}://${host}`);
-  if (own && (own.origin === url.origin || (protocol === 'http' && `https://${own.host}` === url.origin))) return true;
+  const given = origin.toLowerCase();
+  const own = `${protocol}://${host.toLowerCase()}`;
+  // The common cases first, as plain comparisons: our own page, `null`, a named origin.
+  if (given === own || (protocol === 'http' && given === `https://${host.toLowerCase()}`)) return true;
+  if (given === 'null') return false;
+  if (policy.origins.has(given)) return true;
+  const url = parse(given);
+  // Anything that is not an exact http(s) origin (a path, a user) is no page we can name.
+  if (!url || url.origin !== given) return false;
   if (policy.loopback && LOOPBACK_HOSTS.has(url.hostname)) return true;
-  return policy.origins.has(url.origin);
+  // Our own origin written another way (a default port in Host: `localhost:80`).
+  const ours = parse(own);
+  return ours !== undefined && (ours.origin === url.origin || (protocol === 'http' && `https://${ours.host}` === url.origin));
 }
 
 function parse(origin: string): URL | undefined {

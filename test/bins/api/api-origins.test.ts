@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { binConfigWith, loadBinConfig } from '../../../src/cli/serve-bins/config.js';
 import { KEYED, OPEN, startBinServer, type TestBinServer } from '../../helpers/bin-server.js';
 
 const KEY = 'sekrit-key';
@@ -159,5 +160,23 @@ describe('bin API: the Origins gate', () => {
       expect([tools.status, tools.headers.get('access-control-allow-origin')]).to.deep.equal([200, 'https://tools.example']);
       expect((await server.fetch(`/api/save?api_key=${KEY}`, init('https://tools.example:444'))).status).to.equal(403);
     });
+  });
+
+  describe('cors.ownerOrigins', () => {
+    it('takes origins as a browser sends them, from a file or a JSON list in SNIPPETKIT_CORS_OWNERORIGINS', () => {
+      expect(binConfigWith({ cors: { ownerOrigins: ['HTTPS://Tools.example:443/', '*'] } }).cors.ownerOrigins).to.deep.equal(['https://tools.example', '*']);
+      const env = { SNIPPETKIT_CORS_OWNERORIGINS: '["http://10.0.0.5:8080"]' };
+      expect(loadBinConfig(undefined, env).cors.ownerOrigins).to.deep.equal(['http://10.0.0.5:8080']);
+    });
+
+    for (const [value, message] of [
+      ['["https://tools.example/app"]', 'SNIPPETKIT_CORS_OWNERORIGINS=["https://tools.example/app"] (environment) is not an origin such as https://app.example or http://localhost:5173, or * for any page'],
+      ['["null"]', 'SNIPPETKIT_CORS_OWNERORIGINS=["null"] (environment) is not an origin such as https://app.example or http://localhost:5173, or * for any page'],
+      ['https://tools.example', 'SNIPPETKIT_CORS_OWNERORIGINS=https://tools.example (environment) is not a list of origins such as ["https://app.example"]'],
+    ]) {
+      it(`refuses ${value}, naming it`, () => {
+        expect(() => loadBinConfig(undefined, { SNIPPETKIT_CORS_OWNERORIGINS: value })).to.throw(message!);
+      });
+    }
   });
 });
