@@ -1,7 +1,7 @@
 import type { Context, Middleware } from 'koa';
-import { z } from 'zod';
 import { preflightHeaders, type CorsPolicy } from './cors.js';
 import { HttpError } from './errors.js';
+import { normalizeOrigin } from '../server/setting-schemas.js';
 
 /**
  * The Origins gate (docs/security-origins.md): the one policy that says which web pages may use a
@@ -25,10 +25,9 @@ export type OriginPolicy = {
 /** How a request stands: no page named (no `Origin`), a page allowed, or one refused. */
 export type PageVerdict = { page: 'none' } | { page: 'allowed' | 'refused'; origin: string };
 
-export const ORIGIN_HINT = 'an origin such as https://app.example or http://localhost:5173, or * for any page';
 
 /**
- * The policy for `named` origins (each checked with normalizeOrigin first); `*` among them opens the
+ * The policy for `named` origins (each checked with originListSchema first); `*` among them opens the
  * API to every page. `loopback: false` leaves only the server's own pages (`--no-cors`).
  */
 export function originPolicy(named: readonly string[] = [], { loopback = true } = {}): OriginPolicy {
@@ -40,35 +39,6 @@ export function originPolicy(named: readonly string[] = [], { loopback = true } 
   }
   return { any, loopback, origins };
 }
-
-/**
- * `text` as a browser would send it in `Origin` (scheme, lower-case host, port unless the default),
- * or undefined when it is not an http(s) origin: a path, query, user or fragment is refused so a typo
- * such as `https://app.example/` is not silently something else.
- */
-export function normalizeOrigin(text: string): string | undefined {
-  const trimmed = text.trim().replace(/\/$/, '');
-  let url: URL;
-  try {
-    url = new URL(trimmed);
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-  if (url.username || url.password || url.search || url.hash || url.pathname !== '/') return undefined;
-  return url.origin;
-}
-
-/** A settings list of origins (`--cors-origin`, `cors.ownerOrigins`): each normalized, or `*`. */
-export const originListSchema = z.array(
-  z.string({ error: ORIGIN_HINT }).transform((text, ctx) => {
-    if (text.trim() === '*') return '*';
-    const origin = normalizeOrigin(text);
-    if (origin === undefined) ctx.addIssue({ code: 'custom', message: ORIGIN_HINT });
-    return origin ?? text;
-  }),
-  { error: 'a list of origins such as ["https://app.example"]' },
-);
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 

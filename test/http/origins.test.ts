@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { isLoopbackOrigin, isWrite, normalizeOrigin, originPolicy } from '../../src/http/origins.js';
+import { isLoopbackOrigin, isWrite, originPolicy } from '../../src/http/origins.js';
+import { normalizeOrigin } from '../../src/server/setting-schemas.js';
 
 describe('the Origins policy', () => {
   for (const [given, origin] of [

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import {
   flagSchema as flag,
+  originListSchema,
   settingsObject as object,
   sizeSchema,
   textSchema as text,
   wholeNumberSchema as wholeNumber,
 } from '../../server/setting-schemas.js';
-import { originListSchema } from '../../http/origins.js';
 import { framing } from './security-headers.js';
 
 const KEY = 'null or a non-empty string';

@@ -6,13 +6,13 @@ import { DEFAULT_MAX_ENDPOINTS } from '../../mocks/store/store.js';
 import {
   flagSchema,
   hostNamesSchema,
+  originListSchema,
   portSchema,
   settingsObject,
   sizeSchema,
   textSchema,
   wholeNumberSchema,
 } from '../../server/setting-schemas.js';
-import { originListSchema } from '../../http/origins.js';
 import { CliError, EXIT } from '../common/errors.js';
 import { DEFAULT_PROXY_TIMEOUT } from '../../mocks/proxy/proxy.js';
 import { proxyTimeoutSchema, proxyUrlSchema } from './proxy-settings.js';
