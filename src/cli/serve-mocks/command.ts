@@ -1,31 +1,6 @@
 import { Option, type Command } from 'commander';
 import { allowedHostOption } from '../common/options.js';
-
-/** The flags as given: values stay text here and are checked with the environment in settings.ts. */
-export type ServeMocksFlags = {
-  port?: string;
-  host: string;
-  data?: string;
-  store?: string;
-  maxDelay?: string;
-  maxBody?: string;
-  logSize?: string;
-  maxEndpoints?: string;
-  maxLogBytes?: string;
-  trustProxy?: boolean;
-  cors: boolean;
-  corsOrigin?: string[];
-  allowedHost?: string[];
-  quiet?: boolean;
-  dir?: string;
-  openapi?: string;
-  db?: string;
-  writeDb?: boolean;
-  proxy?: string;
-  proxyTimeout?: string;
-  record?: boolean;
-  recordCookies?: boolean;
-};
+import type { ServeMocksFlags } from './settings.js';
 
 /** Declares `snippetkit serve-mocks`; the server code is loaded only when it runs. */
 export function registerServeMocks(program: Command): void {

@@ -16,9 +16,34 @@ import {
 import { CliError, EXIT } from '../common/errors.js';
 import { DEFAULT_PROXY_TIMEOUT } from '../../mocks/proxy/proxy.js';
 import { proxyTimeoutSchema, proxyUrlSchema } from './proxy-settings.js';
-import type { ServeMocksFlags } from './command.js';
 import { storeUrlSchema } from '../../store/store-url.js';
 import { layerSettings, refuseBoth, refuseUnknownVariables, validateSettings, type FlatSetting } from '../start/settings.js';
+
+/** serve-mocks' flags as commander gives them (declared in command.ts): text here, checked below with the environment. */
+export type ServeMocksFlags = {
+  port?: string;
+  host: string;
+  data?: string;
+  store?: string;
+  maxDelay?: string;
+  maxBody?: string;
+  logSize?: string;
+  maxEndpoints?: string;
+  maxLogBytes?: string;
+  trustProxy?: boolean;
+  cors: boolean;
+  corsOrigin?: string[];
+  allowedHost?: string[];
+  quiet?: boolean;
+  dir?: string;
+  openapi?: string;
+  db?: string;
+  writeDb?: boolean;
+  proxy?: string;
+  proxyTimeout?: string;
+  record?: boolean;
+  recordCookies?: boolean;
+};
 
 export const DEFAULT_MOCK_PORT = 16540;
 

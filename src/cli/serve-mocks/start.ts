@@ -12,7 +12,7 @@ import { loadMockSettings } from './settings.js';
 import { proxySettings } from './proxy-settings.js';
 import { writeRecordFile } from './record-file.js';
 import { serveUntilSignal } from '../start/serve.js';
-import type { ServeMocksFlags } from './command.js';
+import type { ServeMocksFlags } from './settings.js';
 import { openDirSource, type DirOption } from './dir-option.js';
 import { openOpenapiSource } from './openapi-option.js';
 import { openDbSource } from './db-option.js';
