@@ -1,7 +1,6 @@
 import Koa, { type Middleware } from 'koa';
 import compose from 'koa-compose';
 import { conditionalGet } from '../http/conditional.js';
-import { corsMiddleware } from '../http/cors.js';
 import { errorHandler, HttpError } from '../http/errors.js';
 import { isUnder, under } from '../http/under.js';
 import type { Handler } from '../server/listen.js';
@@ -15,7 +14,8 @@ import { errorPage, rootFrom } from './assets/page-templates.js';
 import { createLiveHub, type LiveHub } from './live/hub.js';
 import { liveRoutes } from './live/routes.js';
 import { fastPages } from './pages/fast-pages.js';
-import { apiCorsPolicy, fastApiReads } from './api/fast-read.js';
+import { binApiOrigins } from './api/api-origins.js';
+import { fastApiReads } from './api/fast-read.js';
 import { fastApiSaves } from './api/fast-save.js';
 import { keySession } from './auth/key-session.js';
 import { listPage } from './pages/list-page.js';
@@ -55,13 +55,19 @@ export function createBinApp({
   // everything a browser opens.
   app.use(
     errorHandler((status, message, field, ctx) => {
-      if (isUnder('/api', ctx.path) || ctx.get('Accept').includes('text/event-stream')) {
+      // Lower-cased: the router answers /API/… as API routes.
+      if (isUnder('/api', ctx.path.toLowerCase()) || ctx.get('Accept').includes('text/event-stream')) {
         return field ? { error: message, field } : { error: message };
       }
       ctx.type = 'html';
       return errorPage(status, message, rootFrom(ctx.path));
     }, logger),
   );
+
+  // --- the Origins gate: what acts as the owner (the key, the list, deletes) only from our own,
+  // loopback and cors.ownerOrigins pages; another page's such writes are refused before the key is looked at
+  const origins = binApiOrigins(config);
+  app.use(origins.owner);
 
   // --- a wrong key is refused everywhere; a browser gives the key once and keeps a session cookie
   app.use(keySession(config));
@@ -70,13 +76,13 @@ export function createBinApp({
   app.use(liveRoutes({ hub: live, store, compiler, config }));
   app.use(compileRoute({ compiler, config }));
 
-  // --- the REST API: CORS first (preflights carry no key), ETags and 304s for its reads, then the routes
-  // (which read bodies after auth)
+  // --- the REST API: the public part's CORS first (preflights carry no key), ETags and 304s for its
+  // reads, then the routes (which read bodies after auth)
   const api = createApiRouter({ store, config });
   const apiNotFound: Middleware = () => {
     throw new HttpError(404, 'not found');
   };
-  const apiChain = [corsMiddleware(apiCorsPolicy(config)), conditionalGet(), api.routes() as Middleware, apiNotFound];
+  const apiChain = [origins.open, conditionalGet(), api.routes() as Middleware, apiNotFound];
   app.use(under('/api', compose(apiChain)));
 
   // --- health

@@ -1,7 +1,7 @@
 import Koa from 'koa';
-import { corsMiddleware, type CorsPolicy } from '../http/cors.js';
 import { errorHandler, HttpError } from '../http/errors.js';
-import { under } from '../http/under.js';
+import { originGate, originPolicy } from '../http/origins.js';
+import { isUnder } from '../http/under.js';
 import type { Handler } from '../server/listen.js';
 import { silentLogger, type Logger } from '../server/logger.js';
 import { DEFAULT_MAX_REQUEST_CPU } from '../server/cpu-budget.js';
@@ -18,8 +18,16 @@ export type MockConfig = {
   maxDelay: number;
   /** Largest API request body, in bytes. */
   maxBody: number;
-  /** CORS headers on /endpoint/* and /api/*, and their preflights answered. */
+  /**
+   * CORS headers on /endpoint/* and /api/*, and their preflights answered. false (`--no-cors`): none,
+   * and the management API takes writes from no page but the server's own.
+   */
   cors: boolean;
+  /**
+   * Pages that may use the management API besides the mock page and loopback pages (`--cors-origin`,
+   * normalized origins); `*` lets every page in. /endpoint/* is open to every page whatever this says.
+   */
+  corsOrigins: string[];
   /** Honour X-Forwarded-For/-Proto/-Host/-Prefix. */
   trustProxy: boolean;
   /** Folder of the page's hand-written files (HTML, CSS), served under /static/ with its bundle. */
@@ -40,6 +48,7 @@ export const DEFAULT_MOCK_CONFIG: MockConfig = {
   maxDelay: 60_000,
   maxBody: 1024 * 1024,
   cors: true,
+  corsOrigins: [],
   trustProxy: false,
   assets: DEFAULT_ASSETS,
   eventKeepAliveMs: 15_000,
@@ -59,11 +68,32 @@ export type MockAppOptions = {
 };
 
 /**
- * The management API is open to pages of any origin, as the original service was, so a page on
- * another origin can manage endpoints (`--no-cors` closes it). No Private Network Access answer:
+ * What an allowed page's preflight to the management API is told. No Private Network Access answer:
  * a page on the public internet may not reach into a server on the user's machine.
  */
-const API_CORS: CorsPolicy = { origin: '*', methods: 'GET, PUT, POST, DELETE, OPTIONS' };
+const API_CORS = { methods: 'GET, PUT, POST, DELETE, OPTIONS' };
+
+/**
+ * The Origins gate on everything but /endpoint/* (docs/security-origins.md): the mock page, loopback
+ * pages and `--cors-origin` ones may manage endpoints and read their logs; another page's writes are
+ * a 403 before anything is done, and its reads carry no CORS headers, so it cannot read them. Every
+ * path, not only /api: the router matches /API/… too.
+ */
+function managementGate(config: MockConfig): Koa.Middleware {
+  const policy = config.cors ? originPolicy(config.corsOrigins) : originPolicy([], { loopback: false });
+  const hint = (origin: string) =>
+    !config.cors
+      ? 'the server runs with --no-cors, which allows its own page only'
+      : origin === 'null'
+        ? "only --cors-origin '*' lets such pages in"
+        : `start the server with --cors-origin ${origin} to allow them`;
+  const api = originGate({ policy, cors: API_CORS, headers: config.cors, hint });
+  const rest = originGate({ policy, cors: API_CORS, headers: false, hint });
+  return (ctx, next) => {
+    if (ctx.path.startsWith(PREFIX)) return next();
+    return isUnder('/api', ctx.path.toLowerCase()) ? api(ctx, next) : rest(ctx, next);
+  };
+}
 
 /** What the hot path and the Koa app share: the /endpoint/* server and the feed it tells of requests. */
 type Serving = { serve: ServeEndpoint; feed: RequestFeed };
@@ -85,8 +115,8 @@ export function createMockApp(options: MockAppOptions, shared?: Serving): Koa {
       throw new HttpError(404, `no route for ${ctx.method} ${ctx.path}`);
     }
   });
+  app.use(managementGate(config));
   app.use(staticAssets([config.assets, PAGE_BUNDLE]));
-  if (config.cors) app.use(under('/api', corsMiddleware(API_CORS)));
   const api = apiRouter({ store: options.store, feed, logger, sources: options.sources, ...config });
   app.use(api.routes());
   app.use(api.allowedMethods({ throw: true }));

@@ -31,3 +31,34 @@ export const hostNamesSchema = z.array(
 export function settingsObject<T extends z.core.$ZodLooseShape>(shape: T) {
   return z.strictObject(shape, { error: 'an object' });
 }
+
+const ORIGIN = 'an origin such as https://app.example or http://localhost:5173, or * for any page';
+
+/**
+ * `text` as a browser would send it in `Origin` (scheme, lower-case host, port unless the default),
+ * or undefined when it is not an http(s) origin: a path, query, user or fragment is refused so a typo
+ * such as `https://app.example/` is not silently something else.
+ */
+export function normalizeOrigin(text: string): string | undefined {
+  const trimmed = text.trim().replace(/\/$/, '');
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  if (url.username || url.password || url.search || url.hash || url.pathname !== '/') return undefined;
+  return url.origin;
+}
+
+/** Origins for the Origins gate (`--cors-origin`, `cors.ownerOrigins`): each normalized, or `*`. */
+export const originListSchema = z.array(
+  z.string({ error: ORIGIN }).transform((text, ctx) => {
+    if (text.trim() === '*') return '*';
+    const origin = normalizeOrigin(text);
+    if (origin === undefined) ctx.addIssue({ code: 'custom', message: ORIGIN });
+    return origin ?? text;
+  }),
+  { error: 'a list of origins such as ["https://app.example"]' },
+);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   flagSchema as flag,
+  originListSchema,
   settingsObject as object,
   sizeSchema,
   textSchema as text,
@@ -30,8 +31,13 @@ export const binConfigSchema = object({
   /** Largest accepted request body, in bytes (given as "1MB" or a number of bytes). */
   'max-request-size': sizeSchema,
   cors: object({
-    /** Access-Control-Allow-Origin for the API. */
+    /** Access-Control-Allow-Origin for the API's public part: anonymous reads and saves of bins. */
     origin: text,
+    /**
+     * Pages besides the server's own and loopback ones that may use the API as its owner: with the
+     * key, the list of every bin, deletes, templates (the Origins gate, docs/security-origins.md).
+     */
+    ownerOrigins: originListSchema,
   }),
   output: object({
     /** Who may frame output pages: a CSP frame-ancestors source list ("'self'", "'none'", "*", origins). */

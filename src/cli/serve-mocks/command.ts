@@ -1,31 +1,6 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { allowedHostOption } from '../common/options.js';
-
-/** The flags as given: values stay text here and are checked with the environment in settings.ts. */
-export type ServeMocksFlags = {
-  port?: string;
-  host: string;
-  data?: string;
-  store?: string;
-  maxDelay?: string;
-  maxBody?: string;
-  logSize?: string;
-  maxEndpoints?: string;
-  maxLogBytes?: string;
-  maxRequestCpu?: string;
-  trustProxy?: boolean;
-  cors: boolean;
-  allowedHost?: string[];
-  quiet?: boolean;
-  dir?: string;
-  openapi?: string;
-  db?: string;
-  writeDb?: boolean;
-  proxy?: string;
-  proxyTimeout?: string;
-  record?: boolean;
-  recordCookies?: boolean;
-};
+import type { ServeMocksFlags } from './settings.js';
 
 /** Declares `snippetkit serve-mocks`; the server code is loaded only when it runs. */
 export function registerServeMocks(program: Command): void {
@@ -64,7 +39,13 @@ export function registerServeMocks(program: Command): void {
     .option('--trust-proxy', 'honour X-Forwarded-For/-Proto/-Host/-Prefix (env SNIPPETKIT_MOCK_TRUST_PROXY)')
     .option(
       '--no-cors',
-      'no CORS headers nor preflights, on /endpoint/* and the management API /api/* (env SNIPPETKIT_MOCK_CORS=false)',
+      'no CORS headers nor preflights, on /endpoint/* and the management API /api/*, and no writes to /api/* from other pages (env SNIPPETKIT_MOCK_CORS=false)',
+    )
+    .addOption(
+      new Option(
+        '--cors-origin <origin>',
+        'a page that may use the management API besides the mock page and localhost pages; repeatable; * for any (env SNIPPETKIT_MOCK_CORS_ORIGIN, commas)',
+      ).argParser((origin: string, origins: string[] = []) => [...origins, origin]),
     )
     .addOption(allowedHostOption('SNIPPETKIT_MOCK_ALLOWED_HOSTS'))
     .option('--proxy <url>', 'forward what no endpoint answers to this API (env SNIPPETKIT_MOCK_PROXY)')
@@ -83,6 +64,7 @@ Examples:
   $ snippetkit serve-mocks --port 8080 --data ./mocks.sqlite
   $ snippetkit serve-mocks --store redis://cache.internal:6379
   $ snippetkit serve-mocks --host 0.0.0.0 --allowed-host mocks.example
+  $ snippetkit serve-mocks --cors-origin https://app.example   # that page may manage endpoints too
   $ snippetkit serve-mocks --dir mocks/     # mocks/users/list.yaml answers /endpoint/users/list
   $ snippetkit serve-mocks --openapi api.yaml   # an endpoint per operation; ?__code=404 picks another status
   $ snippetkit serve-mocks --db db.json   # json-server routes: /endpoint/posts?_sort=id&_order=desc

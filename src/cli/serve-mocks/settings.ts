@@ -6,17 +6,45 @@ import { DEFAULT_MAX_ENDPOINTS } from '../../mocks/store/store.js';
 import {
   flagSchema,
   hostNamesSchema,
+  originListSchema,
   portSchema,
   settingsObject,
   sizeSchema,
   textSchema,
   wholeNumberSchema,
 } from '../../server/setting-schemas.js';
+import { CliError, EXIT } from '../common/errors.js';
 import { DEFAULT_PROXY_TIMEOUT } from '../../mocks/proxy/proxy.js';
 import { proxyTimeoutSchema, proxyUrlSchema } from './proxy-settings.js';
-import type { ServeMocksFlags } from './command.js';
 import { storeUrlSchema } from '../../store/store-url.js';
 import { layerSettings, refuseBoth, refuseUnknownVariables, validateSettings, type FlatSetting } from '../start/settings.js';
+
+/** serve-mocks' flags as commander gives them (declared in command.ts): text here, checked below with the environment. */
+export type ServeMocksFlags = {
+  port?: string;
+  host: string;
+  data?: string;
+  store?: string;
+  maxDelay?: string;
+  maxBody?: string;
+  logSize?: string;
+  maxEndpoints?: string;
+  maxLogBytes?: string;
+  maxRequestCpu?: string;
+  trustProxy?: boolean;
+  cors: boolean;
+  corsOrigin?: string[];
+  allowedHost?: string[];
+  quiet?: boolean;
+  dir?: string;
+  openapi?: string;
+  db?: string;
+  writeDb?: boolean;
+  proxy?: string;
+  proxyTimeout?: string;
+  record?: boolean;
+  recordCookies?: boolean;
+};
 
 export const DEFAULT_MOCK_PORT = 16540;
 
@@ -53,6 +81,8 @@ export const mockSettingsSchema = settingsObject({
     .min(1, { error: REQUEST_CPU })
     .max(MAX_REQUEST_CPU, { error: REQUEST_CPU }),
   cors: flagSchema,
+  /** Pages that may use the management API besides the mock page and loopback ones; `*` = any. */
+  corsOrigins: originListSchema,
   trustProxy: flagSchema,
   allowedHosts: hostNamesSchema,
   proxy: proxyUrlSchema.optional(),
@@ -93,6 +123,7 @@ const SETTINGS: FlatSetting[] = [
     fallback: DEFAULT_MOCK_CONFIG.maxRequestCpu,
   },
   { key: 'cors', flag: '--no-cors', env: 'SNIPPETKIT_MOCK_CORS', fallback: DEFAULT_MOCK_CONFIG.cors },
+  { key: 'corsOrigins', flag: '--cors-origin', env: 'SNIPPETKIT_MOCK_CORS_ORIGIN', fallback: [] },
   { key: 'trustProxy', flag: '--trust-proxy', env: 'SNIPPETKIT_MOCK_TRUST_PROXY', fallback: false },
   { key: 'allowedHosts', flag: '--allowed-host', env: 'SNIPPETKIT_MOCK_ALLOWED_HOSTS', fallback: [] },
   { key: 'proxy', flag: '--proxy', env: 'SNIPPETKIT_MOCK_PROXY', fallback: undefined },
@@ -109,12 +140,21 @@ const SETTINGS: FlatSetting[] = [
 /** serve-mocks' settings, checked; a bad value is a usage error naming it and where it came from. */
 export function loadMockSettings(flags: ServeMocksFlags, env: NodeJS.ProcessEnv = process.env): MockSettings {
   // commander sets cors to true unless --no-cors is given: only false came from the command line.
-  const given = { ...flags, allowedHosts: flags.allowedHost, cors: flags.cors === false ? false : undefined };
+  const cors = flags.cors === false ? false : undefined;
+  const given = { ...flags, allowedHosts: flags.allowedHost, cors, corsOrigins: flags.corsOrigin };
   // SNIPPETKIT_MOCK_SERVER is the client commands' server URL, read by them alone.
   const known = SETTINGS.map((setting) => setting.env);
   refuseUnknownVariables(env, 'SNIPPETKIT_MOCK_', known, ['SNIPPETKIT_MOCK_SERVER']);
   const { value, sources } = layerSettings(SETTINGS, given, env);
   const settings = validateSettings(mockSettingsSchema, value, sources);
   refuseBoth(settings, sources, 'data', 'store', 'where the mocks are');
+  if (!settings.cors && settings.corsOrigins.length > 0) {
+    const named = (key: string, flag: string) => {
+      const source = sources.get(key);
+      return source?.kind === 'env' ? source.name : flag;
+    };
+    const message = `${named('corsOrigins', '--cors-origin')} lets pages in that ${named('cors', '--no-cors')} keeps out; give one`;
+    throw new CliError(message, EXIT.usage);
+  }
   return settings;
 }

@@ -12,7 +12,7 @@ import { loadMockSettings } from './settings.js';
 import { proxySettings } from './proxy-settings.js';
 import { writeRecordFile } from './record-file.js';
 import { serveUntilSignal } from '../start/serve.js';
-import type { ServeMocksFlags } from './command.js';
+import type { ServeMocksFlags } from './settings.js';
 import { openDirSource, type DirOption } from './dir-option.js';
 import { openOpenapiSource } from './openapi-option.js';
 import { openDbSource } from './db-option.js';
@@ -20,7 +20,7 @@ import { openDbSource } from './db-option.js';
 export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const settings = loadMockSettings(flags, env);
   const logger = consoleLogger(flags.quiet);
-  const { maxDelay, maxBody, cors, trustProxy, logSize, maxEndpoints, maxLogBytes, maxRequestCpu } = settings;
+  const { maxDelay, maxBody, cors, corsOrigins, trustProxy, logSize, maxEndpoints, maxLogBytes, maxRequestCpu } = settings;
   const feed = new RequestFeed();
   // One loader for --dir, --openapi and --db, so GET /api/sources lists the problems of all.
   const loader = settings.dir || settings.openapi || settings.db ? createSourceLoader({ maxDelay }) : undefined;
@@ -49,7 +49,7 @@ export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.Proces
       return store;
     },
     handler: (store) => {
-      const config = { maxDelay, maxBody, cors, trustProxy, proxy, maxRequestCpu };
+      const config = { maxDelay, maxBody, cors, corsOrigins, trustProxy, proxy, maxRequestCpu };
       return createMockHandler({ store, config, logger, feed, sources: loader });
     },
     // Open request-log streams (the web page) would otherwise hold shutdown for the grace period.

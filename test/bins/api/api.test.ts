@@ -221,7 +221,8 @@ describe('bin REST API', () => {
     it('answers a CORS preflight without a key', async () => {
       const res = await server.fetch('/api/save', {
         method: 'OPTIONS',
-        headers: { Origin: 'http://example.test', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization' },
+        // A loopback page: another origin may not send the key (test/bins/api/api-origins.test.ts).
+        headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization' },
       });
       expect(res.status).to.equal(204);
       expect(res.headers.get('access-control-allow-methods')).to.include('POST');

@@ -94,7 +94,8 @@ describe('the template new bins start from', () => {
   });
 
   it('allows PUT in CORS preflights', async () => {
-    const headers = { Origin: 'http://elsewhere.test', 'Access-Control-Request-Method': 'PUT' };
+    // A loopback page: templates are the owner's (test/bins/api/api-origins.test.ts).
+    const headers = { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'PUT' };
     const res = await server.fetch('/api/template', { method: 'OPTIONS', headers });
     expect(res.headers.get('access-control-allow-methods')).to.include('PUT');
   });
