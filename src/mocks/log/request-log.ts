@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { BudgetedLog, LogBudget } from './budget.js';
+import { jsonCost, LOG_ENTRY_BYTES, LOG_HEADER_BYTES, LOG_HEADER_CAP, textCost } from '../../server/memory-budget.js';
 import type { Answered } from '../record/record.js';
 
 /** How many requests each endpoint remembers by default (`--log-size`), and how much of each body. */
@@ -13,7 +14,10 @@ export type LoggedRequest = Answered & {
   /** Path and query, as sent. */
   url: string;
   ip: string | undefined;
+  /** The first LOG_HEADER_CAP (100) headers. */
   headers: IncomingHttpHeaders;
+  /** How many headers past the first LOG_HEADER_CAP were not kept; absent when none were cut. */
+  headersCut?: number;
   /** The body as UTF-8 text, cut at LOG_BODY_BYTES. */
   body: string;
   bodyTruncated: boolean;
@@ -69,8 +73,9 @@ export class RequestLog implements BudgetedLog {
     private readonly changed: () => void = () => {},
   ) {}
 
+  /** Logs `entry`, its headers cut to LOG_HEADER_CAP first (entry.headers is replaced then). */
   add(entry: LoggedRequest): void {
-    this.push(entry, entryBytes(entry));
+    this.push(entry, keptCost(entry));
     this.lastCall = entry.time;
     this.unsaved.push(entry);
     this.mark();
@@ -78,7 +83,7 @@ export class RequestLog implements BudgetedLog {
 
   /** A request another instance served: shown here, saved there. */
   addShared(entry: LoggedRequest): void {
-    this.push(entry, entryBytes(entry));
+    this.push(entry, keptCost(entry));
     if (this.lastCall === null || entry.time > this.lastCall) this.lastCall = entry.time;
   }
 
@@ -119,7 +124,7 @@ export class RequestLog implements BudgetedLog {
     const entries = saved.entries.slice(-this.capacity);
     this.count = saved.count - entries.length;
     this.lastCall = saved.lastCall;
-    for (const entry of entries) this.push(entry, entry.length);
+    for (const entry of entries) this.push(entry, savedCost(entry));
   }
 
   /**
@@ -134,8 +139,8 @@ export class RequestLog implements BudgetedLog {
     if (saved.lastCall !== null && (this.lastCall === null || saved.lastCall > this.lastCall)) this.lastCall = saved.lastCall;
     const room = Math.max(0, this.capacity - this.unsaved.length);
     const kept = saved.entries.slice(Math.max(0, saved.entries.length - room));
-    for (const entry of kept) this.push(entry, entry.length);
-    for (const entry of this.unsaved) this.push(entry, entryBytes(entry));
+    for (const entry of kept) this.push(entry, savedCost(entry));
+    for (const entry of this.unsaved) this.push(entry, keptCost(entry));
   }
 
   /** Forgets every entry (they are saved as cleared); numbering and lastCall go on. */
@@ -187,11 +192,36 @@ export class RequestLog implements BudgetedLog {
   }
 }
 
-/** About what an entry holds in memory, and as JSON in the file; headers and URL can be 16 KiB. */
-function entryBytes(entry: LoggedRequest): number {
-  let bytes = 200 + entry.url.length + entry.body.length;
-  for (const [name, value] of Object.entries(entry.headers)) bytes += name.length + String(value).length + 6;
-  return bytes;
+/**
+ * Cuts the entry's headers to the first LOG_HEADER_CAP (noting how many went), then says what it
+ * costs in memory at the measured rates (../../server/memory-budget.ts): node allows 2,000 headers
+ * in 16 KiB, and each costs a dictionary slot and two strings, eight times its text.
+ */
+function keptCost(entry: LoggedRequest): number {
+  let count = 0;
+  let cost = LOG_ENTRY_BYTES + textCost(entry.body) + entry.url.length + (entry.ip?.length ?? 0);
+  for (const name in entry.headers) {
+    if (++count > LOG_HEADER_CAP) return keptCost(cutHeaders(entry));
+    const value = entry.headers[name];
+    cost += LOG_HEADER_BYTES + name.length;
+    if (typeof value === 'string') cost += value.length;
+    else if (value !== undefined) for (const one of value) cost += LOG_HEADER_BYTES + one.length;
+  }
+  return cost;
+}
+
+function cutHeaders(entry: LoggedRequest): LoggedRequest {
+  const kept: IncomingHttpHeaders = {};
+  let count = 0;
+  for (const name in entry.headers) if (count++ < LOG_HEADER_CAP) kept[name] = entry.headers[name];
+  entry.headers = kept;
+  entry.headersCut = (entry.headersCut ?? 0) + count - LOG_HEADER_CAP;
+  return entry;
+}
+
+/** What an entry loaded from the data file costs: its text now, or what parsing it on first read makes of it. */
+function savedCost(text: string): number {
+  return LOG_ENTRY_BYTES + jsonCost(text);
 }
 
 /** Fresh counters; `changed` as for RequestLog. */
