@@ -116,6 +116,7 @@ export async function openStatsJournal(records: StatsRecords, options: StatsJour
     try {
       await records.save(saving);
     } catch (err) {
+      for (const [endpoint] of taken) endpoint.requests.saved();
       if (!failing) logger.error(`cannot save request logs to the data file (retrying): ${(err as Error).message}`);
       failing = true;
       for (const [endpoint, unsaved, clears] of taken) {
@@ -124,6 +125,7 @@ export async function openStatsJournal(records: StatsRecords, options: StatsJour
       }
       return;
     }
+    for (const [endpoint] of taken) endpoint.requests.saved();
     if (failing) logger.info('request logs are saved to the data file again');
     failing = false;
     for (const [endpoint, , , hits] of taken) savedHits.set(endpoint, (savedHits.get(endpoint) ?? 0) + hits);

@@ -60,9 +60,9 @@ export class LogBudget {
     }
   }
 
-  /** An entry left its log (overwritten, evicted or cleared). */
-  release(bytes: number): void {
+  /** An entry (or `entries` of them, `bytes` in all) left its log (overwritten, evicted or cleared). */
+  release(bytes: number, entries = 1): void {
     this.account.release(bytes);
-    this.entries--;
+    this.entries -= entries;
   }
 }

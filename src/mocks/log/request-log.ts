@@ -66,6 +66,10 @@ export class RequestLog implements BudgetedLog {
   /** When the endpoint was last called; a clear keeps it. */
   lastCall: string | null = null;
   private marked = false;
+  /** Entries handed to a save under way: one that leaves the ring stays charged until the save ends. */
+  private saving = new Set<LoggedRequest>();
+  /** What those that left meanwhile were charged, and how many they are. */
+  private held = { bytes: 0, entries: 0 };
 
   constructor(
     readonly capacity: number,
@@ -87,12 +91,24 @@ export class RequestLog implements BudgetedLog {
     if (this.lastCall === null || entry.time > this.lastCall) this.lastCall = entry.time;
   }
 
-  /** Hands the journal what is to be saved, and forgets it. */
+  /**
+   * Hands the journal what is to be saved, and forgets it; call saved() once the save has ended.
+   * Until then the batch (and its JSON text) holds every entry in it, so an entry evicted meanwhile
+   * still costs memory: it stays charged, and a flood evicts others in its place.
+   */
   takeUnsaved(): Unsaved {
     const taken = { entries: this.unsaved, skipped: this.skipped };
+    for (const entry of this.unsaved) this.saving.add(entry);
     this.unsaved = [];
     this.skipped = 0;
     return taken;
+  }
+
+  /** The save of what takeUnsaved() handed over ended (either way): entries that left the ring meanwhile are given back. */
+  saved(): void {
+    this.saving.clear();
+    if (this.held.entries > 0) this.budget.release(this.held.bytes, this.held.entries);
+    this.held = { bytes: 0, entries: 0 };
   }
 
   /**
@@ -185,7 +201,11 @@ export class RequestLog implements BudgetedLog {
       this.unsaved.shift();
       this.skipped++;
     }
-    this.budget.release(this.bytes[this.start]!);
+    const leaving = this.ring[this.start]!;
+    if (typeof leaving === 'object' && this.saving.has(leaving)) {
+      this.held.bytes += this.bytes[this.start]!;
+      this.held.entries++;
+    } else this.budget.release(this.bytes[this.start]!);
     this.ring[this.start] = undefined;
     this.start = (this.start + 1) % this.capacity;
     this.size--;
