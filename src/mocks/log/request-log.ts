@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { BudgetedLog, LogBudget } from './budget.js';
-import { jsonCost, LOG_ENTRY_BYTES, LOG_HEADER_BYTES, LOG_HEADER_CAP, textCost } from '../../server/memory-budget.js';
+import { keptCost, savedCost } from './entry-cost.js';
 import type { Answered } from '../record/record.js';
 
 /** How many requests each endpoint remembers by default (`--log-size`), and how much of each body. */
@@ -210,38 +210,6 @@ export class RequestLog implements BudgetedLog {
     this.start = (this.start + 1) % this.capacity;
     this.size--;
   }
-}
-
-/**
- * Cuts the entry's headers to the first LOG_HEADER_CAP (noting how many went), then says what it
- * costs in memory at the measured rates (../../server/memory-budget.ts): node allows 2,000 headers
- * in 16 KiB, and each costs a dictionary slot and two strings, eight times its text.
- */
-function keptCost(entry: LoggedRequest): number {
-  let count = 0;
-  let cost = LOG_ENTRY_BYTES + textCost(entry.body) + entry.url.length + (entry.ip?.length ?? 0);
-  for (const name in entry.headers) {
-    if (++count > LOG_HEADER_CAP) return keptCost(cutHeaders(entry));
-    const value = entry.headers[name];
-    cost += LOG_HEADER_BYTES + name.length;
-    if (typeof value === 'string') cost += value.length;
-    else if (value !== undefined) for (const one of value) cost += LOG_HEADER_BYTES + one.length;
-  }
-  return cost;
-}
-
-function cutHeaders(entry: LoggedRequest): LoggedRequest {
-  const kept: IncomingHttpHeaders = {};
-  let count = 0;
-  for (const name in entry.headers) if (count++ < LOG_HEADER_CAP) kept[name] = entry.headers[name];
-  entry.headers = kept;
-  entry.headersCut = (entry.headersCut ?? 0) + count - LOG_HEADER_CAP;
-  return entry;
-}
-
-/** What an entry loaded from the data file costs: its text now, or what parsing it on first read makes of it. */
-function savedCost(text: string): number {
-  return LOG_ENTRY_BYTES + jsonCost(text);
 }
 
 /** Fresh counters; `changed` as for RequestLog. */
