@@ -1,5 +1,6 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { isIPv4, isIPv6 } from 'node:net';
+import type { MemoryAccount } from '../server/memory-budget.js';
 
 export type EventStreamLimits = {
   /** A comment on every stream this often, so proxies and browsers keep idle streams open. */
@@ -12,6 +13,11 @@ export type EventStreamLimits = {
   maxTotal: number;
   /** Bytes a reader may fall behind by before it is dropped. */
   maxBuffered: number;
+  /**
+   * The accountant's account for what all readers fell behind by together (../server/memory-budget.ts):
+   * a reader whose write takes it past the limit is dropped, as one past maxBuffered is.
+   */
+  account?: MemoryAccount;
 };
 
 /** One open stream. Writes after it has closed do nothing. */
@@ -43,7 +49,13 @@ export type EventStreams = {
   close(): void;
 };
 
-type Reader = EventStreamReader & { address: string; res: ServerResponse; drop(): void };
+type Reader = EventStreamReader & {
+  address: string;
+  res: ServerResponse;
+  drop(): void;
+  /** What this reader is charged to limits.account: its buffered bytes at its last write. */
+  held: number;
+};
 
 /** Readers grouped by client address, oldest first within each: a topic's, or the server's. */
 class Pool {
@@ -116,7 +128,20 @@ export function createEventStreams(
     const { res } = reader;
     if (res.writableEnded || res.destroyed) return;
     res.write(chunk);
-    if (res.writableLength > limits.maxBuffered) res.destroy();
+    const behind = res.writableLength;
+    if (behind > limits.maxBuffered) return void res.destroy();
+    const { account } = limits;
+    if (!account || behind === reader.held) return;
+    account.charge(behind - reader.held);
+    reader.held = behind;
+    // 'close' gives back what it held.
+    if (account.over) res.destroy();
+  }
+
+  /** The reader's buffer emptied (drain) or went with its socket (close): its charge goes. */
+  function settle(reader: Reader): void {
+    limits.account?.release(reader.held);
+    reader.held = 0;
   }
 
   /** Frees a slot in `pool` for `address` by the rule above; false when none may be freed. */
@@ -166,6 +191,7 @@ export function createEventStreams(
       res,
       send: (event, data) => write(reader, frame(event, data)),
       drop: () => {},
+      held: 0,
     };
     if (head) {
       res.end();
@@ -184,6 +210,8 @@ export function createEventStreams(
     };
     // 'close' comes when the client leaves, when we destroy the socket and at shutdown.
     res.once('close', reader.drop);
+    res.once('close', () => settle(reader));
+    res.on('drain', () => settle(reader));
     // Bytes at once, so the browser reports the stream open.
     write(reader, Buffer.from(`retry: ${limits.retryMs}\n: connected\n\n`));
     onCount(topic, inTopic.size);

@@ -20,7 +20,8 @@ export type RequestEventsOptions = {
 export function streamRequestEvents(ctx: Context, name: string, options: RequestEventsOptions): void {
   const endpoint = options.store.get(name);
   if (!endpoint) throw new HttpError(404, `no endpoint named '${name}'`);
-  const streams = options.feed.open({ keepAliveMs: options.keepAliveMs, maxTotal: options.maxStreams });
+  const { keepAliveMs, maxStreams: maxTotal, store } = options;
+  const streams = options.feed.open({ keepAliveMs, maxTotal, account: store.memory.streams });
   const opened = streams ? streams.open(ctx.req, ctx.res, name, ctx.ip) : { refused: 'the server is shutting down' };
   if ('refused' in opened) {
     ctx.set('Retry-After', '5');

@@ -6,7 +6,8 @@ import type { Logger } from '../server/logger.js';
 import type { MockInput } from './record/record.js';
 import { RouteTable } from './store/route-table.js';
 import { type MockStore } from './store/store.js';
-import { conflictError, patternOf } from './store/endpoint.js';
+import { patternOf } from './store/endpoint.js';
+import { conflictError } from './store/refusals.js';
 import { parseMockInput, type ValidateOptions } from './record/validate.js';
 
 export type ImportOptions = { store: MockStore; validate: ValidateOptions; maxBody: number; logger: Logger };

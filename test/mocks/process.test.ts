@@ -107,6 +107,7 @@ describe('snippetkit serve-mocks (the process)', function () {
     [['--log-size', '2.5'], {}, '--log-size 2.5 (flag) is not a whole number from 1 to 10000'],
     [['--max-endpoints', '0'], {}, '--max-endpoints 0 (flag) is not a whole number of at least 1'],
     [['--max-log-bytes', 'lots'], {}, '--max-log-bytes lots (flag) is not a size such as 1MB or 65536'],
+    [['--max-store-bytes', '0'], {}, '--max-store-bytes 0 (flag) is not a size of at least 1 byte, such as 1MB or 65536'],
     [['--max-request-cpu', '0'], {}, '--max-request-cpu 0 (flag) is not a whole number of milliseconds from 1 to 60000'],
     [
       [],
@@ -121,7 +122,7 @@ describe('snippetkit serve-mocks (the process)', function () {
     [['--allowed-host', 'http://x/'], {}, '--allowed-host http://x/ (flag) is not a host name such as dev.example or 192.168.1.5, or all'],
     [[], { SNIPPETKIT_MOCK_PORT: 'abc' }, 'SNIPPETKIT_MOCK_PORT=abc (environment) is not a port number from 0 to 65535'],
     [[], { SNIPPETKIT_MOCK_MAX_BODY: 'lots' }, 'SNIPPETKIT_MOCK_MAX_BODY=lots (environment) is not a size such as 1MB or 65536'],
-    [[], { SNIPPETKIT_MOCK_MAXBODY: '1kb' }, 'SNIPPETKIT_MOCK_MAXBODY (environment) is not a setting; known ones: SNIPPETKIT_MOCK_PORT, SNIPPETKIT_MOCK_DATA, SNIPPETKIT_MOCK_STORE, SNIPPETKIT_MOCK_DIR, SNIPPETKIT_MOCK_OPENAPI, SNIPPETKIT_MOCK_DB, SNIPPETKIT_MOCK_WRITE_DB, SNIPPETKIT_MOCK_MAX_DELAY, SNIPPETKIT_MOCK_MAX_BODY, SNIPPETKIT_MOCK_LOG_SIZE, SNIPPETKIT_MOCK_MAX_ENDPOINTS, SNIPPETKIT_MOCK_MAX_LOG_BYTES, SNIPPETKIT_MOCK_MAX_REQUEST_CPU, SNIPPETKIT_MOCK_CORS, SNIPPETKIT_MOCK_CORS_ORIGIN, SNIPPETKIT_MOCK_TRUST_PROXY, SNIPPETKIT_MOCK_ALLOWED_HOSTS, SNIPPETKIT_MOCK_PROXY, SNIPPETKIT_MOCK_PROXY_TIMEOUT, SNIPPETKIT_MOCK_RECORD, SNIPPETKIT_MOCK_RECORD_COOKIES'],
+    [[], { SNIPPETKIT_MOCK_MAXBODY: '1kb' }, 'SNIPPETKIT_MOCK_MAXBODY (environment) is not a setting; known ones: SNIPPETKIT_MOCK_PORT, SNIPPETKIT_MOCK_DATA, SNIPPETKIT_MOCK_STORE, SNIPPETKIT_MOCK_DIR, SNIPPETKIT_MOCK_OPENAPI, SNIPPETKIT_MOCK_DB, SNIPPETKIT_MOCK_WRITE_DB, SNIPPETKIT_MOCK_MAX_DELAY, SNIPPETKIT_MOCK_MAX_BODY, SNIPPETKIT_MOCK_LOG_SIZE, SNIPPETKIT_MOCK_MAX_ENDPOINTS, SNIPPETKIT_MOCK_MAX_LOG_BYTES, SNIPPETKIT_MOCK_MAX_STORE_BYTES, SNIPPETKIT_MOCK_MAX_REQUEST_CPU, SNIPPETKIT_MOCK_CORS, SNIPPETKIT_MOCK_CORS_ORIGIN, SNIPPETKIT_MOCK_TRUST_PROXY, SNIPPETKIT_MOCK_ALLOWED_HOSTS, SNIPPETKIT_MOCK_PROXY, SNIPPETKIT_MOCK_PROXY_TIMEOUT, SNIPPETKIT_MOCK_RECORD, SNIPPETKIT_MOCK_RECORD_COOKIES'],
     [[], { SNIPPETKIT_MOCK_CORS: 'off' }, 'SNIPPETKIT_MOCK_CORS=off (environment) is not true or false'],
     [[], { SNIPPETKIT_MOCK_TRUST_PROXY: 'false ' }, 'SNIPPETKIT_MOCK_TRUST_PROXY=false  (environment) is not true or false'],
   ] as const) {
@@ -143,6 +144,23 @@ describe('snippetkit serve-mocks (the process)', function () {
       expect(((await res.json()) as { message: string }).message).to.equal(
         'no room for another endpoint: the server holds at most 1 (--max-endpoints); delete one first',
       );
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('refuses a record past SNIPPETKIT_MOCK_MAX_STORE_BYTES with a 507, storing nothing', async () => {
+    const args = ['serve-mocks', '--port', '0', '--data', join(temp.dir, 'm.sqlite')];
+    const server = await startServerProcess(args, { SNIPPETKIT_MOCK_MAX_STORE_BYTES: '100kb' });
+    try {
+      expect((await put(`${server.url}/api/endpoint/add`, { name: 'a', data: 'x'.repeat(30 * 1024) })).status).to.equal(201);
+      const res = await put(`${server.url}/api/endpoint/add`, { name: 'b', data: 'x'.repeat(30 * 1024) });
+      expect(res.status).to.equal(507);
+      expect(await res.json()).to.deep.equal({
+        success: false,
+        message: `no room for this endpoint: records may take at most ${100 * 1024} bytes of memory (--max-store-bytes); delete some first`,
+      });
+      expect((await fetch(`${server.url}/api/endpoint/b`)).status).to.equal(404);
     } finally {
       await server.stop();
     }
@@ -191,7 +209,7 @@ describe('snippetkit serve-mocks (the process)', function () {
     const result = await runCli(['serve-mocks', '--help']);
     expect(result.code).to.equal(0);
     const flags = ['--port', '--host', '--data', '--max-delay', '--max-body', '--log-size', '--max-endpoints'];
-    for (const flag of [...flags, '--max-log-bytes', '--max-request-cpu', '--trust-proxy', '--no-cors', '--quiet']) {
+    for (const flag of [...flags, '--max-log-bytes', '--max-store-bytes', '--max-request-cpu', '--trust-proxy', '--no-cors', '--quiet']) {
       expect(result.stdout).to.include(flag);
     }
     expect(result.stdout).to.include('Examples:');

@@ -6,6 +6,7 @@ import { HttpError } from '../../http/errors.js';
 import type { ProcessorChoice } from '../../shared/processors.js';
 import type { Panels } from '../../shared/assemble.js';
 import type { Relay } from '../../store/relay.js';
+import { DEFAULT_MEMORY_LIMITS, MemoryAccount } from '../../server/memory-budget.js';
 
 export type LiveOptions = EventStreamLimits;
 
@@ -62,7 +63,9 @@ type Shared =
  */
 export function createLiveHub(options: Partial<LiveOptions> = {}): LiveHub {
   const states = new LRUCache<string, LiveState>({ max: 1000 });
-  const streams = createEventStreams({ ...LIVE_DEFAULTS, ...options }, (bin, connections) => {
+  // What stalled followers hold, all together: the bin server's one anonymous-client buffer.
+  const account = new MemoryAccount('streams', DEFAULT_MEMORY_LIMITS.streams);
+  const streams = createEventStreams({ ...LIVE_DEFAULTS, account, ...options }, (bin, connections) => {
     if (connections > 0) streams.send(bin, 'stats', JSON.stringify({ connections }));
   });
   let relay: Relay | undefined;

@@ -33,6 +33,10 @@ export function registerServeMocks(program: Command): void {
       'bytes all request logs keep together; the oldest go first (env SNIPPETKIT_MOCK_MAX_LOG_BYTES; default 256MB)',
     )
     .option(
+      '--max-store-bytes <size>',
+      'memory all endpoint records may take together; past it a write is a 507 (env SNIPPETKIT_MOCK_MAX_STORE_BYTES; default 256MB)',
+    )
+    .option(
       '--max-request-cpu <ms>',
       'CPU time a request\'s templates or _like filters may take, then 503 (env SNIPPETKIT_MOCK_MAX_REQUEST_CPU; default 250)',
     )
@@ -65,6 +69,7 @@ Examples:
   $ snippetkit serve-mocks --store redis://cache.internal:6379
   $ snippetkit serve-mocks --host 0.0.0.0 --allowed-host mocks.example
   $ snippetkit serve-mocks --cors-origin https://app.example   # that page may manage endpoints too
+  $ snippetkit serve-mocks --max-store-bytes 64mb --max-log-bytes 32mb   # memory budgets for a small machine
   $ snippetkit serve-mocks --dir mocks/     # mocks/users/list.yaml answers /endpoint/users/list
   $ snippetkit serve-mocks --openapi api.yaml   # an endpoint per operation; ?__code=404 picks another status
   $ snippetkit serve-mocks --db db.json   # json-server routes: /endpoint/posts?_sort=id&_order=desc

@@ -3,6 +3,7 @@ import { DEFAULT_MOCK_CONFIG } from '../../mocks/app.js';
 import { DEFAULT_MAX_LOG_BYTES } from '../../mocks/log/budget.js';
 import { DEFAULT_LOG_SIZE } from '../../mocks/log/request-log.js';
 import { DEFAULT_MAX_ENDPOINTS } from '../../mocks/store/store.js';
+import { DEFAULT_MEMORY_LIMITS } from '../../server/memory-budget.js';
 import {
   flagSchema,
   hostNamesSchema,
@@ -30,6 +31,7 @@ export type ServeMocksFlags = {
   logSize?: string;
   maxEndpoints?: string;
   maxLogBytes?: string;
+  maxStoreBytes?: string;
   maxRequestCpu?: string;
   trustProxy?: boolean;
   cors: boolean;
@@ -76,6 +78,7 @@ export const mockSettingsSchema = settingsObject({
   logSize: z.int({ error: LOG_SIZE }).min(1, { error: LOG_SIZE }).max(MAX_LOG_SIZE, { error: LOG_SIZE }),
   maxEndpoints: z.int({ error: AT_LEAST_ONE }).min(1, { error: AT_LEAST_ONE }),
   maxLogBytes: sizeSchema.pipe(z.number().min(1, { error: AT_LEAST_A_BYTE })),
+  maxStoreBytes: sizeSchema.pipe(z.number().min(1, { error: AT_LEAST_A_BYTE })),
   maxRequestCpu: z
     .int({ error: REQUEST_CPU })
     .min(1, { error: REQUEST_CPU })
@@ -115,6 +118,12 @@ const SETTINGS: FlatSetting[] = [
     flag: '--max-log-bytes',
     env: 'SNIPPETKIT_MOCK_MAX_LOG_BYTES',
     fallback: DEFAULT_MAX_LOG_BYTES,
+  },
+  {
+    key: 'maxStoreBytes',
+    flag: '--max-store-bytes',
+    env: 'SNIPPETKIT_MOCK_MAX_STORE_BYTES',
+    fallback: DEFAULT_MEMORY_LIMITS.records,
   },
   {
     key: 'maxRequestCpu',

@@ -20,7 +20,7 @@ import { openDbSource } from './db-option.js';
 export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const settings = loadMockSettings(flags, env);
   const logger = consoleLogger(flags.quiet);
-  const { maxDelay, maxBody, cors, corsOrigins, trustProxy, logSize, maxEndpoints, maxLogBytes, maxRequestCpu } = settings;
+  const { maxDelay, maxBody, cors, corsOrigins, trustProxy, logSize, maxEndpoints, maxLogBytes, maxStoreBytes, maxRequestCpu } = settings;
   const feed = new RequestFeed();
   // One loader for --dir, --openapi and --db, so GET /api/sources lists the problems of all.
   const loader = settings.dir || settings.openapi || settings.db ? createSourceLoader({ maxDelay }) : undefined;
@@ -39,7 +39,7 @@ export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.Proces
         await openapi?.load(opened);
         await db?.load(opened);
       };
-      const options = { logSize, maxEndpoints, maxLogBytes, logger, preload };
+      const options = { logSize, maxEndpoints, maxLogBytes, maxStoreBytes, logger, preload };
       const store = settings.store
         ? await openSharedMockStore(settings.store, options)
         : await openMockStore(settings.data ?? defaultDataFile('mocks'), options);

@@ -1,6 +1,7 @@
 import type { Logger } from '../../server/logger.js';
 import { createKeyQueue } from '../../store/key-queue.js';
 import { LogBudget } from '../log/budget.js';
+import type { MemoryBudget } from '../../server/memory-budget.js';
 import type { EndpointSave, StatsRecords } from './engine.js';
 import { newStats, type EndpointStats, type LoggedRequest, type SavedLog, type Unsaved } from '../log/request-log.js';
 
@@ -12,6 +13,8 @@ export type StatsJournalOptions = {
   logSize: number;
   /** Bytes all logs keep together, in memory and in the file (../log/budget.ts). */
   maxLogBytes: number;
+  /** The accountant whose `logs` account to charge (its limit then stands for maxLogBytes). */
+  memory?: MemoryBudget;
   flushMs: number;
   /** Told when a save fails (it is retried) and when saving works again. */
   logger: Logger;
@@ -54,7 +57,7 @@ export type StatsJournal = {
 /** Loads what `records` hold (the engine's counters and logs). */
 export async function openStatsJournal(records: StatsRecords, options: StatsJournalOptions): Promise<StatsJournal> {
   const { logSize, flushMs, logger } = options;
-  const budget = new LogBudget(options.maxLogBytes);
+  const budget = new LogBudget(options.memory?.logs ?? options.maxLogBytes);
   const loadSaved = async () => {
     const saved = new Map<string, SavedLog>();
     for (const [name, found] of await records.load(logSize)) {
@@ -113,6 +116,7 @@ export async function openStatsJournal(records: StatsRecords, options: StatsJour
     try {
       await records.save(saving);
     } catch (err) {
+      for (const [endpoint] of taken) endpoint.requests.saved();
       if (!failing) logger.error(`cannot save request logs to the data file (retrying): ${(err as Error).message}`);
       failing = true;
       for (const [endpoint, unsaved, clears] of taken) {
@@ -121,6 +125,7 @@ export async function openStatsJournal(records: StatsRecords, options: StatsJour
       }
       return;
     }
+    for (const [endpoint] of taken) endpoint.requests.saved();
     if (failing) logger.info('request logs are saved to the data file again');
     failing = false;
     for (const [endpoint, , , hits] of taken) savedHits.set(endpoint, (savedHits.get(endpoint) ?? 0) + hits);

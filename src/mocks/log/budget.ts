@@ -1,5 +1,7 @@
+import { DEFAULT_MEMORY_LIMITS, MemoryAccount } from '../../server/memory-budget.js';
+
 /** The most bytes all request logs hold together, in memory and in the data file (`--max-log-bytes`). */
-export const DEFAULT_MAX_LOG_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_MAX_LOG_BYTES = DEFAULT_MEMORY_LIMITS.logs;
 
 /** What the budget needs of a log: its numbering, and a way to drop its oldest entry. */
 export type BudgetedLog = {
@@ -12,25 +14,42 @@ export type BudgetedLog = {
 };
 
 /**
- * One byte count over every endpoint's request log. Each endpoint keeps at most `--log-size`
- * entries, but anyone may create endpoints and send 64 KiB bodies to each: past the budget the
- * oldest entries of all logs go first, whichever endpoint they belong to.
+ * The eviction order over every endpoint's request log, charging the accountant's `logs` account
+ * (../../server/memory-budget.ts) what each entry costs in memory. Each endpoint keeps at most
+ * `--log-size` entries, but anyone may create endpoints and send 64 KiB bodies to each: past the
+ * budget the oldest entries of all logs go first, whichever endpoint they belong to.
  */
 export class LogBudget {
-  private used = 0;
+  private readonly account: MemoryAccount;
   private entries = 0;
   // Entries in the order they were charged; those already overwritten or cleared are skipped.
   private queue: { log: BudgetedLog; seq: number }[] = [];
   private head = 0;
 
-  constructor(readonly limit: number) {}
+  /** The account to charge, or a limit for an account of its own. */
+  constructor(account: MemoryAccount | number) {
+    this.account = typeof account === 'number' ? new MemoryAccount('logs', account) : account;
+  }
+
+  get limit(): number {
+    return this.account.limit;
+  }
+
+  /** Bytes charged now. */
+  get used(): number {
+    return this.account.used;
+  }
 
   /** Counts entry `seq` of `log`, then evicts the oldest entries until the logs fit. */
   charge(log: BudgetedLog, seq: number, bytes: number): void {
-    this.used += bytes;
+    this.account.charge(bytes);
     this.entries++;
     this.queue.push({ log, seq });
-    while (this.used > this.limit && this.head < this.queue.length) {
+    this.evictOver();
+  }
+
+  private evictOver(): void {
+    while (this.account.over && this.head < this.queue.length) {
       const oldest = this.queue[this.head++]!;
       oldest.log.evict(oldest.seq);
     }
@@ -41,9 +60,9 @@ export class LogBudget {
     }
   }
 
-  /** An entry left its log (overwritten, evicted or cleared). */
-  release(bytes: number): void {
-    this.used -= bytes;
-    this.entries--;
+  /** An entry (or `entries` of them, `bytes` in all) left its log (overwritten, evicted or cleared). */
+  release(bytes: number, entries = 1): void {
+    this.account.release(bytes);
+    this.entries -= entries;
   }
 }

@@ -38,9 +38,9 @@ export class RequestFeed {
 
   /**
    * The event streams, made on first use: the CLI makes the feed (to close it at shutdown) before
-   * the app whose config completes the limits.
+   * the app whose config completes the limits, and whose store holds the accountant to charge.
    */
-  open(config: Pick<FeedLimits, 'keepAliveMs' | 'maxTotal'>): EventStreams | undefined {
+  open(config: Pick<FeedLimits, 'keepAliveMs' | 'maxTotal' | 'account'>): EventStreams | undefined {
     if (this.ended) return undefined;
     return (this.streams ??= createEventStreams({ ...FEED_DEFAULTS, ...config, ...this.limits }));
   }

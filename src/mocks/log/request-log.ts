@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { BudgetedLog, LogBudget } from './budget.js';
+import { keptCost, savedCost } from './entry-cost.js';
 import type { Answered } from '../record/record.js';
 
 /** How many requests each endpoint remembers by default (`--log-size`), and how much of each body. */
@@ -13,7 +14,10 @@ export type LoggedRequest = Answered & {
   /** Path and query, as sent. */
   url: string;
   ip: string | undefined;
+  /** The first LOG_HEADER_CAP (100) headers. */
   headers: IncomingHttpHeaders;
+  /** How many headers past the first LOG_HEADER_CAP were not kept; absent when none were cut. */
+  headersCut?: number;
   /** The body as UTF-8 text, cut at LOG_BODY_BYTES. */
   body: string;
   bodyTruncated: boolean;
@@ -62,6 +66,10 @@ export class RequestLog implements BudgetedLog {
   /** When the endpoint was last called; a clear keeps it. */
   lastCall: string | null = null;
   private marked = false;
+  /** Entries handed to a save under way: one that leaves the ring stays charged until the save ends. */
+  private saving = new Set<LoggedRequest>();
+  /** What those that left meanwhile were charged, and how many they are. */
+  private held = { bytes: 0, entries: 0 };
 
   constructor(
     readonly capacity: number,
@@ -69,8 +77,9 @@ export class RequestLog implements BudgetedLog {
     private readonly changed: () => void = () => {},
   ) {}
 
+  /** Logs `entry`, its headers cut to LOG_HEADER_CAP first (entry.headers is replaced then). */
   add(entry: LoggedRequest): void {
-    this.push(entry, entryBytes(entry));
+    this.push(entry, keptCost(entry));
     this.lastCall = entry.time;
     this.unsaved.push(entry);
     this.mark();
@@ -78,16 +87,28 @@ export class RequestLog implements BudgetedLog {
 
   /** A request another instance served: shown here, saved there. */
   addShared(entry: LoggedRequest): void {
-    this.push(entry, entryBytes(entry));
+    this.push(entry, keptCost(entry));
     if (this.lastCall === null || entry.time > this.lastCall) this.lastCall = entry.time;
   }
 
-  /** Hands the journal what is to be saved, and forgets it. */
+  /**
+   * Hands the journal what is to be saved, and forgets it; call saved() once the save has ended.
+   * Until then the batch (and its JSON text) holds every entry in it, so an entry evicted meanwhile
+   * still costs memory: it stays charged, and a flood evicts others in its place.
+   */
   takeUnsaved(): Unsaved {
     const taken = { entries: this.unsaved, skipped: this.skipped };
+    for (const entry of this.unsaved) this.saving.add(entry);
     this.unsaved = [];
     this.skipped = 0;
     return taken;
+  }
+
+  /** The save of what takeUnsaved() handed over ended (either way): entries that left the ring meanwhile are given back. */
+  saved(): void {
+    this.saving.clear();
+    if (this.held.entries > 0) this.budget.release(this.held.bytes, this.held.entries);
+    this.held = { bytes: 0, entries: 0 };
   }
 
   /**
@@ -119,7 +140,7 @@ export class RequestLog implements BudgetedLog {
     const entries = saved.entries.slice(-this.capacity);
     this.count = saved.count - entries.length;
     this.lastCall = saved.lastCall;
-    for (const entry of entries) this.push(entry, entry.length);
+    for (const entry of entries) this.push(entry, savedCost(entry));
   }
 
   /**
@@ -134,8 +155,8 @@ export class RequestLog implements BudgetedLog {
     if (saved.lastCall !== null && (this.lastCall === null || saved.lastCall > this.lastCall)) this.lastCall = saved.lastCall;
     const room = Math.max(0, this.capacity - this.unsaved.length);
     const kept = saved.entries.slice(Math.max(0, saved.entries.length - room));
-    for (const entry of kept) this.push(entry, entry.length);
-    for (const entry of this.unsaved) this.push(entry, entryBytes(entry));
+    for (const entry of kept) this.push(entry, savedCost(entry));
+    for (const entry of this.unsaved) this.push(entry, keptCost(entry));
   }
 
   /** Forgets every entry (they are saved as cleared); numbering and lastCall go on. */
@@ -180,18 +201,15 @@ export class RequestLog implements BudgetedLog {
       this.unsaved.shift();
       this.skipped++;
     }
-    this.budget.release(this.bytes[this.start]!);
+    const leaving = this.ring[this.start]!;
+    if (typeof leaving === 'object' && this.saving.has(leaving)) {
+      this.held.bytes += this.bytes[this.start]!;
+      this.held.entries++;
+    } else this.budget.release(this.bytes[this.start]!);
     this.ring[this.start] = undefined;
     this.start = (this.start + 1) % this.capacity;
     this.size--;
   }
-}
-
-/** About what an entry holds in memory, and as JSON in the file; headers and URL can be 16 KiB. */
-function entryBytes(entry: LoggedRequest): number {
-  let bytes = 200 + entry.url.length + entry.body.length;
-  for (const [name, value] of Object.entries(entry.headers)) bytes += name.length + String(value).length + 6;
-  return bytes;
 }
 
 /** Fresh counters; `changed` as for RequestLog. */

@@ -51,7 +51,7 @@ export type ServeEndpoint = (req: IncomingMessage, res: ServerResponse, path: st
  */
 export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoint {
   const { store, cors, trustProxy, logger, feed, proxy, collection } = options;
-  const hangs: Hangs = { open: 0, max: options.maxHangs };
+  const hangs: Hangs = { open: 0, max: options.maxHangs, account: store.memory.connections };
   // Keyed by the Endpoint object, which a write replaces, so a stale answer or responder is never used.
   // Made once per version: whether it is plain, and what it answers with.
   const prepared = new WeakMap<Endpoint, Answer | Responder>();

@@ -1,4 +1,3 @@
-import { HttpError } from '../../http/errors.js';
 import type { MockInput, StoredMock } from '../record/record.js';
 import type { EndpointStats } from '../log/request-log.js';
 
@@ -24,13 +23,4 @@ export function patternOf(input: MockInput): string {
   const base = input.path ?? input.name;
   // A collection answers its list and each item (`posts`, `posts/1`).
   return input.collection ? `${base}/:id?` : base;
-}
-
-// A 409: which endpoint is in the way is known only as the write is made (here, or in an import's check).
-export function conflictError(pattern: string, other: string): HttpError {
-  return new HttpError(
-    409,
-    `path '${pattern}' overlaps endpoint '${other}': same route shape with a method in common`,
-    'path',
-  );
 }

@@ -1,16 +1,18 @@
-import { HttpError } from '../../http/errors.js';
 import { createKeyQueue } from '../../store/key-queue.js';
 import { openSharedEngine } from '../../store/shared-engine.js';
 import type { MockInput, StoredMock } from '../record/record.js';
 import { silentLogger, type Logger } from '../../server/logger.js';
 import { DEFAULT_MAX_LOG_BYTES } from '../log/budget.js';
+import { ChargedMap, DEFAULT_MEMORY_LIMITS, MemoryBudget } from '../../server/memory-budget.js';
+import { recordCost } from '../record/cost.js';
 import { DEFAULT_LOG_SIZE, type LoggedRequest } from '../log/request-log.js';
 import { DEFAULT_FLUSH_MS, openStatsJournal } from '../engines/stats-journal.js';
 import { RouteTable, type Lookup } from './route-table.js';
-import { createSourceSync, origin, type SourceChange } from './source-sync.js';
+import { createSourceSync, type SourceChange } from './source-sync.js';
 import { openCollections, type Collections } from '../collections/state.js';
 import { followChanges } from './follow-changes.js';
-import { conflictError, patternOf, toEndpoint, type Endpoint } from './endpoint.js';
+import { patternOf, toEndpoint, type Endpoint } from './endpoint.js';
+import { conflictError, fromSourceError, fullError, noMemoryError } from './refusals.js';
 import type { MockEngine } from '../engines/engine.js';
 import { openSqliteMocks } from '../engines/sqlite.js';
 
@@ -30,6 +32,8 @@ export type MockStore = {
   readonly maxEndpoints: number;
   /** Live data of collection endpoints. */
   readonly collections: Collections;
+  /** The accountant every keeper of this store and its app charges (../../server/memory-budget.ts). */
+  readonly memory: MemoryBudget;
   get(name: string): Endpoint | undefined;
   /** The endpoint answering `method` on `path` (after /endpoint/, undecoded), a 405's Allow, or nothing. */
   route(method: string, path: string): Lookup<Endpoint>;
@@ -70,6 +74,10 @@ export type MockStoreOptions = {
   flushMs: number;
   /** Most endpoints the store holds; creating one more is a 507. */
   maxEndpoints: number;
+  /** Bytes of memory all endpoint records may cost together (--max-store-bytes); past it a write is a 507. */
+  maxStoreBytes: number;
+  /** The accountant to charge; one is made from maxLogBytes and maxStoreBytes when absent. */
+  memory?: MemoryBudget;
   logger: Logger;
   /**
    * Loads endpoints from files (syncSource) after the data file's own and before saved counters of
@@ -86,6 +94,7 @@ export const DEFAULT_STORE_OPTIONS: MockStoreOptions = {
   maxLogBytes: DEFAULT_MAX_LOG_BYTES,
   flushMs: DEFAULT_FLUSH_MS,
   maxEndpoints: DEFAULT_MAX_ENDPOINTS,
+  maxStoreBytes: DEFAULT_MEMORY_LIMITS.records,
   logger: silentLogger,
 };
 
@@ -114,11 +123,13 @@ async function storeOver(engine: MockEngine, options: Partial<MockStoreOptions>)
 
 /** The store over one engine, which it closes on close(). */
 export async function createMockStore(engine: MockEngine, options: MockStoreOptions): Promise<MockStore> {
-  const endpoints = new Map<string, Endpoint>();
+  const memory = options.memory ?? new MemoryBudget({ logs: options.maxLogBytes, records: options.maxStoreBytes });
+  // Every endpoint held, charged at its measured cost whoever sets it (API, files, other instances).
+  const endpoints = new ChargedMap<string, Endpoint>(memory.records, (endpoint) => recordCost(endpoint.record));
   // Kept in step with `endpoints`: every change to one is made to the other in the same synchronous step.
   const routes = new RouteTable<Endpoint>();
-  const journal = await openStatsJournal(engine.stats, { ...options, shared: engine.changes !== undefined });
-  const collections = openCollections(engine.collections);
+  const journal = await openStatsJournal(engine.stats, { ...options, memory, shared: engine.changes !== undefined });
+  const collections = openCollections(engine.collections, undefined, memory.collections);
   const loaded = await engine.endpoints.all();
   // Oldest first, so that where routes tie the older endpoint wins, as it did before the restart.
   loaded.sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : a.name < b.name ? -1 : 1));
@@ -147,11 +158,14 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
     const other = routes.conflict(name, pattern, input.methods) ?? reserved.conflict(name, pattern, input.methods);
     if (other !== undefined) throw conflictError(pattern, other);
     if (!existing && endpoints.size + creating >= options.maxEndpoints) throw fullError(options.maxEndpoints);
+    const now = new Date().toISOString();
+    const record: StoredMock = { ...input, created: existing?.record.created ?? now, updated: now };
+    // Reserved until the endpoint is in `endpoints` (which charges it), so writes side by side see each other.
+    const cost = recordCost(record);
+    if (!memory.records.tryCharge(cost, existing ? recordCost(existing.record) : 0)) throw noMemoryError(memory.records.limit);
     reserved.set(name, pattern, input.methods, undefined);
     if (!existing) creating++;
     try {
-      const now = new Date().toISOString();
-      const record: StoredMock = { ...input, created: existing?.record.created ?? now, updated: now };
       await engine.endpoints.put(record);
       followed.wrote(name);
       const endpoint = toEndpoint(record, existing?.stats ?? journal.statsFor(name));
@@ -160,6 +174,7 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
       return { created: !existing, endpoint };
     } finally {
       reserved.remove(name);
+      memory.records.release(cost);
       if (!existing) creating--;
     }
   };
@@ -206,6 +221,7 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
     file: engine.where,
     maxEndpoints: options.maxEndpoints,
     collections,
+    memory,
     get: (name) => endpoints.get(name),
     route: (method, path) => routes.find(method, path),
     list: () => [...endpoints.values()].sort((a, b) => (a.record.name < b.record.name ? -1 : 1)),
@@ -279,14 +295,3 @@ const SHARE_MS = 20;
  * entries) and logs it was asked to clear.
  */
 type SharedBatch = { served: { name: string; hits: number; entries: LoggedRequest[] }[]; cleared?: string[] };
-
-// Files are the truth: an edit through the API would be lost at the file's next change.
-function fromSourceError(name: string, source: string): HttpError {
-  return new HttpError(409, `endpoint '${name}' comes from ${origin(source)}: change or delete it there`, 'name');
-}
-
-// Refused here, where both the endpoints and the writes under way are counted.
-function fullError(max: number): HttpError {
-  const message = `no room for another endpoint: the server holds at most ${max} (--max-endpoints); delete one first`;
-  return new HttpError(507, message);
-}

@@ -1,0 +1,44 @@
+import {
+  expressionCount,
+  jsonCost,
+  RECORD_BYTES,
+  TEMPLATE_EXPRESSION_BYTES,
+  TEMPLATE_FACTOR,
+  TEXT_FACTOR,
+  textCost,
+} from '../../server/memory-budget.js';
+import type { MockInput } from './record.js';
+
+// A record never changes once stored: its cost is worked out once.
+const costs = new WeakMap<MockInput, number>();
+
+/**
+ * What keeping `record` costs in memory (../../server/memory-budget.ts): its data and body texts,
+ * kept as text and served from a Buffer; the parsed rest (headers, `when`, responses' fields); and
+ * for a template, its compiled expressions. Charged to the store's `records` budget (--max-store-bytes).
+ */
+export function recordCost(record: MockInput): number {
+  let cost = costs.get(record);
+  if (cost !== undefined) return cost;
+  const responses = record.responses ?? [];
+  const texts = [record.json, record.body, ...responses.flatMap((response) => [response.json, response.body])];
+  const rest = JSON.stringify({
+    ...record,
+    json: undefined,
+    body: undefined,
+    responses: responses.map((response) => ({ ...response, json: undefined, body: undefined })),
+  });
+  const factor = record.template ? TEMPLATE_FACTOR : TEXT_FACTOR;
+  cost = RECORD_BYTES + jsonCost(rest);
+  let expressions = record.template ? expressionCount(rest) : 0;
+  for (const text of texts) {
+    if (text === undefined) continue;
+    // The string (one or two bytes a character) and the UTF-8 Buffer it is served from: twice the
+    // bytes for ASCII, up to three times for a two-byte string of mostly ASCII.
+    cost += (factor / 2) * (textCost(text) + Buffer.byteLength(text, 'utf8'));
+    if (record.template) expressions += expressionCount(text);
+  }
+  cost = Math.ceil(cost + expressions * TEMPLATE_EXPRESSION_BYTES);
+  costs.set(record, cost);
+  return cost;
+}

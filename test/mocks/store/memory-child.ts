@@ -1,0 +1,42 @@
+// A mock server in its own process, started with --expose-gc, so a test can force a GC and read the
+// heap this server alone keeps (memory-budget.test.ts). Argument: the budgets, as JSON.
+import { join } from 'node:path';
+import { createMockHandler } from '../../../src/mocks/app.js';
+import { openMockStore } from '../../../src/mocks/store/store.js';
+import { listen } from '../../../src/server/listen.js';
+import { MemoryBudget, type MemoryLimits } from '../../../src/server/memory-budget.js';
+import { tempDir } from '../../helpers/temp.js';
+
+export type ChildReport = {
+  /** heapUsed plus arrayBuffers (record bodies are Buffers outside the heap), after forced GCs. */
+  bytes: number;
+  accounts: { kind: string; used: number; limit: number }[];
+  /** Requests each endpoint counted. */
+  hits: Record<string, number>;
+};
+
+const limits = JSON.parse(process.argv[2]!) as MemoryLimits;
+const temp = tempDir();
+const memory = new MemoryBudget(limits);
+const store = await openMockStore(join(temp.dir, 'mocks.sqlite'), { memory, maxEndpoints: 1_000_000, flushMs: 50 });
+const running = await listen(createMockHandler({ store, config: { maxHangs: 100_000 } }), 0, '127.0.0.1');
+
+const report = (gc: boolean): ChildReport => {
+  if (gc) for (let i = 0; i < 4; i++) global.gc!();
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  const accounts = memory.accounts().map(({ kind, used, limit }) => ({ kind, used, limit }));
+  const hits = Object.fromEntries(store.list().map((endpoint) => [endpoint.record.name, endpoint.stats.hits]));
+  return { bytes: heapUsed + arrayBuffers, accounts, hits };
+};
+
+process.on('message', (message: string) => {
+  if (message === 'report' || message === 'count') process.send!(report(message === 'report'));
+  else if (message === 'stop') {
+    void running.close(0).then(async () => {
+      await store.close();
+      temp.cleanup();
+      process.exit(0);
+    });
+  }
+});
+process.send!({ url: running.url });
