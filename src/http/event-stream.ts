@@ -1,6 +1,6 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { isIPv4, isIPv6 } from 'node:net';
-import type { MemoryAccount } from '../server/memory-budget.js';
+import type { MemoryAccount } from '../gates/memory-budget.js';
 
 export type EventStreamLimits = {
   /** A comment on every stream this often, so proxies and browsers keep idle streams open. */
@@ -14,7 +14,7 @@ export type EventStreamLimits = {
   /** Bytes a reader may fall behind by before it is dropped. */
   maxBuffered: number;
   /**
-   * The accountant's account for what all readers fell behind by together (../server/memory-budget.ts):
+   * The accountant's account for what all readers fell behind by together (../gates/memory-budget.ts):
    * a reader whose write takes it past the limit is dropped, as one past maxBuffered is.
    */
   account?: MemoryAccount;

@@ -4,7 +4,7 @@ import { originGate, originPolicy } from '../http/origins.js';
 import { isUnder } from '../http/under.js';
 import type { Handler } from '../server/listen.js';
 import { silentLogger, type Logger } from '../server/logger.js';
-import { DEFAULT_MAX_REQUEST_CPU } from '../server/cpu-budget.js';
+import { DEFAULT_MAX_REQUEST_CPU } from '../gates/cpu-budget.js';
 import { apiRouter, type ApiOptions } from './api.js';
 import { RequestFeed } from './log/feed.js';
 import { createProxy, type ProxySettings } from './proxy/proxy.js';

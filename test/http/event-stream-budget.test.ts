@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createEventStreams } from '../../src/http/event-stream.js';
-import { MemoryAccount } from '../../src/server/memory-budget.js';
+import { MemoryAccount } from '../../src/gates/memory-budget.js';
 
 /** A response whose client never reads: everything written stays buffered until drain(). */
 class StalledResponse extends EventEmitter {

@@ -6,7 +6,7 @@ import { HttpError } from '../../http/errors.js';
 import type { ProcessorChoice } from '../../shared/processors.js';
 import type { Panels } from '../../shared/assemble.js';
 import type { Relay } from '../../store/relay.js';
-import { DEFAULT_MEMORY_LIMITS, MemoryAccount } from '../../server/memory-budget.js';
+import { DEFAULT_MEMORY_LIMITS, MemoryAccount } from '../../gates/memory-budget.js';
 
 export type LiveOptions = EventStreamLimits;
 

@@ -3,7 +3,7 @@ import { DEFAULT_MOCK_CONFIG } from '../../mocks/app.js';
 import { DEFAULT_MAX_LOG_BYTES } from '../../mocks/log/budget.js';
 import { DEFAULT_LOG_SIZE } from '../../mocks/log/request-log.js';
 import { DEFAULT_MAX_ENDPOINTS } from '../../mocks/store/store.js';
-import { DEFAULT_MEMORY_LIMITS } from '../../server/memory-budget.js';
+import { DEFAULT_MEMORY_LIMITS } from '../../gates/memory-budget.js';
 import {
   flagSchema,
   hostNamesSchema,

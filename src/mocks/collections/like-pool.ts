@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { HttpError } from '../../http/errors.js';
-import { CpuBudgetExceeded, type CpuBudget } from '../../server/cpu-budget.js';
+import { CpuBudgetExceeded, type CpuBudget } from '../../gates/cpu-budget.js';
 
 /** One `_like` key's patterns (an item passes with any of them) and each item's text at its path. */
 export type LikeTask = { key: string; patterns: string[]; texts: (string | null)[] };

@@ -5,7 +5,7 @@
  * thread under the request's CPU budget (like-pool.ts), so no pattern holds up other requests.
  */
 import { HttpError } from '../../http/errors.js';
-import { CpuBudgetExceeded, type CpuBudget } from '../../server/cpu-budget.js';
+import { CpuBudgetExceeded, type CpuBudget } from '../../gates/cpu-budget.js';
 import { estimateProgramSize, MAX_LIKE, MAX_LIKE_PROGRAM } from './like-size.js';
 import { runLikeJob, type LikeTask } from './like-pool.js';
 

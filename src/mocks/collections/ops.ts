@@ -1,5 +1,5 @@
 import { HttpError } from '../../http/errors.js';
-import type { CpuBudget } from '../../server/cpu-budget.js';
+import type { CpuBudget } from '../../gates/cpu-budget.js';
 import { isJsonObject } from '../../http/json-body.js';
 import { queryList, type Item, type Query } from './query.js';
 import type { Change, State } from './state.js';

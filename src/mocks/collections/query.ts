@@ -1,5 +1,5 @@
 import { HttpError } from '../../http/errors.js';
-import type { CpuBudget } from '../../server/cpu-budget.js';
+import type { CpuBudget } from '../../gates/cpu-budget.js';
 import { checkLike, filterLike, type LikeTask } from './like.js';
 
 /** A collection's item: a JSON object with an `id`. */

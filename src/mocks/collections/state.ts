@@ -4,7 +4,7 @@ import { createKeyQueue } from '../../store/key-queue.js';
 import type { Item } from './query.js';
 import type { CollectionRecords } from '../engines/engine.js';
 import type { StoredMock } from '../record/record.js';
-import { COLLECTION_BYTES, DEFAULT_MEMORY_LIMITS, jsonCost, MemoryAccount } from '../../server/memory-budget.js';
+import { COLLECTION_BYTES, DEFAULT_MEMORY_LIMITS, jsonCost, MemoryAccount } from '../../gates/memory-budget.js';
 
 /** A collection's live data: a list of items, or one object (json-server's singular resource, e.g. `profile`). */
 export type State = Item[] | Item;
@@ -48,7 +48,7 @@ type Live = { seed: string; state: State; bytes: number; version: number };
 
 /**
  * Collections whose states `records` (the engine's) keep. Every state kept is charged to `account`
- * (all collections together, ../../server/memory-budget.ts) at its measured cost; a change that
+ * (all collections together, ../../gates/memory-budget.ts) at its measured cost; a change that
  * would take it past its limit is a 507 before anything is saved.
  */
 export function openCollections(

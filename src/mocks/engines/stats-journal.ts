@@ -1,7 +1,7 @@
 import type { Logger } from '../../server/logger.js';
 import { createKeyQueue } from '../../store/key-queue.js';
 import { LogBudget } from '../log/budget.js';
-import type { MemoryBudget } from '../../server/memory-budget.js';
+import type { MemoryBudget } from '../../gates/memory-budget.js';
 import type { EndpointSave, StatsRecords } from './engine.js';
 import { newStats, type EndpointStats, type LoggedRequest, type SavedLog, type Unsaved } from '../log/request-log.js';
 

@@ -1,4 +1,4 @@
-import { DEFAULT_MEMORY_LIMITS, MemoryAccount } from '../../server/memory-budget.js';
+import { DEFAULT_MEMORY_LIMITS, MemoryAccount } from '../../gates/memory-budget.js';
 
 /** The most bytes all request logs hold together, in memory and in the data file (`--max-log-bytes`). */
 export const DEFAULT_MAX_LOG_BYTES = DEFAULT_MEMORY_LIMITS.logs;
@@ -15,7 +15,7 @@ export type BudgetedLog = {
 
 /**
  * The eviction order over every endpoint's request log, charging the accountant's `logs` account
- * (../../server/memory-budget.ts) what each entry costs in memory. Each endpoint keeps at most
+ * (../../gates/memory-budget.ts) what each entry costs in memory. Each endpoint keeps at most
  * `--log-size` entries, but anyone may create endpoints and send 64 KiB bodies to each: past the
  * budget the oldest entries of all logs go first, whichever endpoint they belong to.
  */

@@ -1,12 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { jsonCost, LOG_ENTRY_BYTES, LOG_HEADER_BYTES, LOG_HEADER_CAP, textCost } from '../../server/memory-budget.js';
+import { jsonCost, LOG_ENTRY_BYTES, LOG_HEADER_BYTES, LOG_HEADER_CAP, textCost } from '../../gates/memory-budget.js';
 
 /** The parts of a request-log entry (./request-log.ts) that cost memory by their size. */
 type Sized = { url: string; ip: string | undefined; body: string; headers: IncomingHttpHeaders; headersCut?: number };
 
 /**
  * Cuts the entry's headers to the first LOG_HEADER_CAP (noting how many went), then says what it
- * costs in memory at the measured rates (../../server/memory-budget.ts): node allows 2,000 headers
+ * costs in memory at the measured rates (../../gates/memory-budget.ts): node allows 2,000 headers
  * in 16 KiB, and each costs a dictionary slot and two strings, eight times its text.
  */
 export function keptCost(entry: Sized): number {

@@ -6,14 +6,14 @@ import {
   TEMPLATE_FACTOR,
   TEXT_FACTOR,
   textCost,
-} from '../../server/memory-budget.js';
+} from '../../gates/memory-budget.js';
 import type { MockInput } from './record.js';
 
 // A record never changes once stored: its cost is worked out once.
 const costs = new WeakMap<MockInput, number>();
 
 /**
- * What keeping `record` costs in memory (../../server/memory-budget.ts): its data and body texts,
+ * What keeping `record` costs in memory (../../gates/memory-budget.ts): its data and body texts,
  * kept as text and served from a Buffer; the parsed rest (headers, `when`, responses' fields); and
  * for a template, its compiled expressions. Charged to the store's `records` budget (--max-store-bytes).
  */

@@ -5,7 +5,7 @@ import type { Logger } from '../../server/logger.js';
 import { findJsonError, lineColumn } from '../../shared/json-check.js';
 import { buildHead } from './answer-head.js';
 import { answerCollection, answerRead, type CollectionAnswer } from '../collections/ops.js';
-import { CpuBudget, DEFAULT_MAX_REQUEST_CPU } from '../../server/cpu-budget.js';
+import { CpuBudget, DEFAULT_MAX_REQUEST_CPU } from '../../gates/cpu-budget.js';
 import type { Collections } from '../collections/state.js';
 import type { StoredMock } from '../record/record.js';
 import { parseQuery } from './request-input.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Fault } from '../record/record.js';
-import { HELD_CONNECTION_BYTES, type MemoryAccount } from '../../server/memory-budget.js';
+import { HELD_CONNECTION_BYTES, type MemoryAccount } from '../../gates/memory-budget.js';
 
 /**
  * Requests hanging now, and how many may at once: each holds a socket until its client leaves,

@@ -1,7 +1,7 @@
 import type { Delay, Fault, Pick, ResponseRecord, StoredMock } from '../record/record.js';
 import { compileRecord, type CompiledRecord } from '../record/templates.js';
 import { TemplateError, useCpuBudget, type TemplateInput } from '../templates/template.js';
-import { CpuBudgetExceeded, DEFAULT_MAX_REQUEST_CPU, startCpuBudget } from '../../server/cpu-budget.js';
+import { CpuBudgetExceeded, DEFAULT_MAX_REQUEST_CPU, startCpuBudget } from '../../gates/cpu-budget.js';
 import { buildHead } from './answer-head.js';
 import { matchesWhen } from './when-match.js';
 
@@ -117,7 +117,7 @@ function variant(record: StoredMock, index: number | null, from: ResponseRecord,
   return {
     ...base,
     answer(input) {
-      // The CPU gate: one budget for every field this request renders (src/server/cpu-budget.ts).
+      // The CPU gate: one budget for every field this request renders (src/gates/cpu-budget.ts).
       useCpuBudget(input!, startCpuBudget(maxRequestCpu));
       try {
         const body = Buffer.from(renderBody(input!), 'utf8');

@@ -3,7 +3,7 @@ import { openSharedEngine } from '../../store/shared-engine.js';
 import type { MockInput, StoredMock } from '../record/record.js';
 import { silentLogger, type Logger } from '../../server/logger.js';
 import { DEFAULT_MAX_LOG_BYTES } from '../log/budget.js';
-import { ChargedMap, DEFAULT_MEMORY_LIMITS, MemoryBudget } from '../../server/memory-budget.js';
+import { ChargedMap, DEFAULT_MEMORY_LIMITS, MemoryBudget } from '../../gates/memory-budget.js';
 import { recordCost } from '../record/cost.js';
 import { DEFAULT_LOG_SIZE, type LoggedRequest } from '../log/request-log.js';
 import { DEFAULT_FLUSH_MS, openStatsJournal } from '../engines/stats-journal.js';
@@ -32,7 +32,7 @@ export type MockStore = {
   readonly maxEndpoints: number;
   /** Live data of collection endpoints. */
   readonly collections: Collections;
-  /** The accountant every keeper of this store and its app charges (../../server/memory-budget.ts). */
+  /** The accountant every keeper of this store and its app charges (../../gates/memory-budget.ts). */
   readonly memory: MemoryBudget;
   get(name: string): Endpoint | undefined;
   /** The endpoint answering `method` on `path` (after /endpoint/, undecoded), a 405's Allow, or nothing. */

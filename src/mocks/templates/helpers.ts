@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type Handlebars from 'handlebars';
-import { startCpuBudget, type CpuBudget } from '../../server/cpu-budget.js';
+import { startCpuBudget, type CpuBudget } from '../../gates/cpu-budget.js';
 import { callFaker } from './faker.js';
 
 /** Per request (per template input), over every field rendered: characters of output. */
@@ -20,7 +20,7 @@ const budgets = new WeakMap<object, Budget>();
 
 /**
  * Renders with `root` (a request's template input) count against `cpu`, the request's CPU budget
- * (src/server/cpu-budget.ts). Without one, the first render starts a default budget.
+ * (src/gates/cpu-budget.ts). Without one, the first render starts a default budget.
  */
 export function useCpuBudget(root: object, cpu: CpuBudget): void {
   budgets.set(root, { output: budgets.get(root)?.output ?? 0, cpu });

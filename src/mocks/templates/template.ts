@@ -3,7 +3,7 @@ import { checkTemplate, type CompileBudget, newCompileBudget } from './ast.js';
 import { directRender } from './direct.js';
 import { createTemplateEnv } from './helpers.js';
 import { TemplateError } from './error.js';
-import { CpuBudgetExceeded } from '../../server/cpu-budget.js';
+import { CpuBudgetExceeded } from '../../gates/cpu-budget.js';
 
 export { TemplateError } from './error.js';
 export { useCpuBudget } from './helpers.js';

@@ -3,7 +3,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { MemoryLimits } from '../../../src/server/memory-budget.js';
+import type { MemoryLimits } from '../../../src/gates/memory-budget.js';
 import type { ChildReport } from './memory-child.js';
 
 const CHILD = fileURLToPath(new URL('./memory-child.ts', import.meta.url));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createMockHandler } from '../../../src/mocks/app.js';
 import { openMockStore } from '../../../src/mocks/store/store.js';
 import { listen } from '../../../src/server/listen.js';
-import { MemoryBudget, type MemoryLimits } from '../../../src/server/memory-budget.js';
+import { MemoryBudget, type MemoryLimits } from '../../../src/gates/memory-budget.js';
 import { tempDir } from '../../helpers/temp.js';
 
 export type ChildReport = {

@@ -3,7 +3,7 @@ import Handlebars from 'handlebars';
 import { compileRecord } from '../../../src/mocks/record/templates.js';
 import { compileJson, compileText, TemplateError, type TemplateInput } from '../../../src/mocks/templates/template.js';
 import { MAX_OUTPUT, useCpuBudget } from '../../../src/mocks/templates/helpers.js';
-import { CpuBudgetExceeded, startCpuBudget } from '../../../src/server/cpu-budget.js';
+import { CpuBudgetExceeded, startCpuBudget } from '../../../src/gates/cpu-budget.js';
 
 const input = (body: unknown = { items: [1, 2, 3], o: { constructor: 'own' } }): TemplateInput => ({
   params: { id: '7' },
