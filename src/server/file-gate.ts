@@ -56,12 +56,11 @@ export function readGatedFile(path: string, gate: FileGate): Buffer {
   if (gate.root === null) throw new FileRefused(path, 'reading files is not allowed');
   const root = realRoot(path, gate as FileGate & { root: string });
   const named = resolve(gate.root, path);
-  const real = fsStep(path, () => realpathSync.native(named));
   const where = gate.rootName ?? gate.root;
-  if (!inside(root, real)) {
-    const reason = inside(resolve(gate.root), named) ? `it leads outside ${where} through a link` : `it is outside ${where}`;
-    throw new FileRefused(path, reason);
-  }
+  // Outside as written: refused before the file system is asked, so the answer says nothing of what is there.
+  if (!inside(resolve(gate.root), named)) throw new FileRefused(path, `it is outside ${where}`);
+  const real = fsStep(path, () => realpathSync.native(named));
+  if (!inside(root, real)) throw new FileRefused(path, `it leads outside ${where} through a link`);
   const fd = fsStep(path, () => openSync(real, OPEN_FLAGS));
   try {
     const info = fstatSync(fd);

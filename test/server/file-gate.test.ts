@@ -45,6 +45,9 @@ describe('the Files gate (readGatedFile)', () => {
     expect(verdict(join(temp.dir, 'secret.txt'))).to.equal(OUT);
     expect(verdict('/etc/passwd')).to.equal(OUT);
     expect(verdict('//etc/passwd')).to.equal(OUT);
+    // Whether a file outside is there is not told: the same answer for one that is not.
+    expect(verdict('../nope.txt')).to.equal(OUT);
+    expect(verdict('/etc/no-such-file')).to.equal(OUT);
     // Not a way out at all: a folder named %2e%2e, which is not there.
     expect(verdict('%2e%2e/secret.txt')).to.equal('refused: no such file [ENOENT]');
   });
