@@ -71,6 +71,19 @@ function gatedLessFile(name: string, options?: { rawBuffer?: boolean }): LessFil
   }
 }
 
+// Pug's include and extends read through this plugin, so through the gate; without it Pug itself refuses
+// them only for want of a filename or basedir option.
+const GATED_PUG = {
+  resolve: (filename: string) => filename.trim(),
+  read(filename: string): Buffer {
+    try {
+      return readGatedFile(filename, NO_FILES);
+    } catch (err) {
+      throw err instanceof FileRefused ? new Error(`'${filename}' was not read: ${err.reason}`) : err;
+    }
+  },
+};
+
 type Compile = (source: string, timeoutMs: number) => Promise<string> | string;
 
 const COMPILERS: Record<Compiled, Compile> = {
@@ -79,13 +92,14 @@ const COMPILERS: Record<Compiled, Compile> = {
   },
 
   pug(source, timeoutMs) {
-    const fn = pug.compileClient(source, { name: 'template', compileDebug: true, inlineRuntimeFunctions: true });
+    const options = { name: 'template', compileDebug: true, inlineRuntimeFunctions: true, plugins: [GATED_PUG] };
+    const fn = pug.compileClient(source, options);
     // The template's code runs here, with nothing of ours in reach. The vm's own timeout stops a loop
     // without costing the child (the pool kills only later); 'afterEvaluate' runs the promise jobs the
     // template starts inside the evaluation, under that timeout, and none after it.
-    const options = { timeout: timeoutMs, microtaskMode: 'afterEvaluate' } as const;
+    const run = { timeout: timeoutMs, microtaskMode: 'afterEvaluate' } as const;
     try {
-      return String(runInNewContext(`${fn}\ntemplate({});`, Object.create(null), options));
+      return String(runInNewContext(`${fn}\ntemplate({});`, Object.create(null), run));
     } catch (err) {
       if ((err as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
         throw new TimedOut(`took longer than ${timeoutMs} ms and was stopped`);

@@ -122,10 +122,14 @@ describe('preprocessors', () => {
       expect(required.body.error).to.equal('require is not a function');
     });
 
-    it('refuses a Pug include of a local file', async () => {
+    it('refuses a Pug include or extends of a local file, through the Files gate', async () => {
       const { status, body } = await compile(server, 'pug', 'include /etc/passwd');
       expect(status).to.equal(422);
       expect(body.error).to.not.include('root:');
+      expect(body).to.deep.equal({ error: "'/etc/passwd.pug' was not read: reading files is not allowed" });
+      expect((await compile(server, 'pug', 'extends ../layout.pug\nblock a')).body).to.deep.equal({
+        error: "'../layout.pug' was not read: reading files is not allowed",
+      });
     });
 
     it('refuses a LESS import of a local file', async () => {
