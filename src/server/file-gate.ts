@@ -64,11 +64,12 @@ export function readGatedFile(path: string, gate: FileGate): Buffer {
   const fd = fsStep(path, () => openSync(real, OPEN_FLAGS));
   try {
     const info = fstatSync(fd);
-    if (!info.isFile()) throw new FileRefused(path, 'not a regular file');
+    // Where it is comes first: of a file outside, not even its kind is told.
     const opened = openedPath(fd, real, info);
     if (opened === undefined || !inside(root, opened)) {
       throw new FileRefused(path, `it leads outside ${where} through a link`);
     }
+    if (!info.isFile()) throw new FileRefused(path, 'not a regular file');
     if (info.size > gate.maxBytes) {
       const limit = gate.limitName ? ` (${gate.limitName})` : '';
       throw new FileRefused(path, `the file has ${info.size} bytes; at most ${gate.maxBytes} are read${limit}`);
