@@ -19,9 +19,10 @@ const COMPILER_PACKAGES = ['marked', 'pug', 'less', 'coffeescript', 'typescript'
  */
 function permissionArgs(): string[] {
   const require = createRequire(import.meta.url);
-  // The worker and the modules of ours it imports (its network cut, SCSS and Stylus, a LESS @plugin's place).
+  // The worker and the modules of ours it imports (its network cut, SCSS and Stylus, a LESS @plugin's place,
+  // the Files gate its importers ask).
   const ours = ['offline', 'styles'].map((name) => `dist/bins/compile/${name}.js`);
-  ours.push('dist/shared/json-check.js', 'package.json');
+  ours.push('dist/shared/json-check.js', 'dist/server/file-gate.js', 'package.json');
   const paths = new Set([WORKER, ...ours.map((file) => ROOT + file)]);
   for (const name of COMPILER_PACKAGES) {
     const file = require.resolve(name);

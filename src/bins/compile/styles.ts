@@ -1,10 +1,13 @@
 /**
  * SCSS (Dart Sass) and Stylus for the compile child (worker.ts). Both can read files on their
- * own: Sass through @use/@import/meta.load-css, Stylus through @import/@require, json(), image-size()
- * and use() (which loads a JavaScript plugin). Each is refused here with an error placed at its line,
- * a first fence in front of the child's permission model and its cut network.
+ * own: Sass through @use/@import/meta.load-css, Stylus through @import/@require, json(), image-size(),
+ * embedurl() (and a url() made by stylus.url()) and use() (which loads a JavaScript plugin). Each
+ * such read asks the Files gate (src/server/file-gate.ts), whose answer for a bin is "no file at all"
+ * (NO_FILES), and becomes an error placed at its line: the first fence, in front of the child's
+ * permission model and its cut network.
  */
 import { createRequire } from 'node:module';
+import { FileRefused, NO_FILES, readGatedFile } from '../../server/file-gate.js';
 
 /** A failure placed in the source; line and column count from 1. */
 export type StyleError = { message: string; line?: number; column?: number };
@@ -13,19 +16,41 @@ const require = createRequire(import.meta.url);
 const sass = require('sass') as typeof import('sass');
 const stylus = require('stylus') as StylusModule;
 
+/** The bytes of a file a bin's source names, through the Files gate; `what` words its refusal. */
+function gatedRead(path: string, what: string): Buffer {
+  try {
+    return readGatedFile(path, NO_FILES);
+  } catch (err) {
+    throw err instanceof FileRefused ? new Error(`${what}: ${err.reason}`) : err;
+  }
+}
+
+/**
+ * For Stylus, whose readers are its own: the gate is asked, and a file it let through would still not be
+ * handed to Stylus (there is no hook for the bytes), so the answer is no either way.
+ */
+function refuseRead(path: string, what: string): never {
+  gatedRead(path, what);
+  throw new Error(`${what}: Stylus reads no files here`);
+}
+
 // --- SCSS
 
-/** Every load goes through the importers; the only one refuses, so no file or URL is ever read. */
-const REFUSE_LOADS = {
-  canonicalize(url: string): never {
-    throw new Error(`'${url}' was not loaded: imports are not allowed`);
+/**
+ * Every load goes through this one importer (compileString has no load paths, and the child no
+ * SASS_PATH), which reads through the gate: no file or URL is read. A plain CSS @import is not a load.
+ */
+const GATED_LOADS = {
+  canonicalize: (url: string) => new URL(`gated:${encodeURIComponent(url)}`),
+  load(canonical: URL) {
+    const url = decodeURIComponent(canonical.pathname);
+    return { contents: gatedRead(url, `'${url}' was not loaded`).toString('utf8'), syntax: 'scss' as const };
   },
-  load: () => null,
 };
 
 export function compileScss(source: string): string {
   try {
-    return sass.compileString(source, { importers: [REFUSE_LOADS], logger: sass.Logger.silent, style: 'expanded' }).css;
+    return sass.compileString(source, { importers: [GATED_LOADS], logger: sass.Logger.silent, style: 'expanded' }).css;
   } catch (err) {
     const e = err as { sassMessage?: string; message: string; span?: { start: { line: number; column: number } } };
     const start = e.span?.start;
@@ -38,8 +63,12 @@ export function compileScss(source: string): string {
 type StylusNode = { name?: string; string?: string; first: StylusNode };
 type StylusEvaluator = { return: number; visit(node: unknown): StylusNode };
 type StylusImport = { once: boolean; path: unknown };
+type StylusUrlArgument = { nodes: unknown[] };
 type StylusModule = ((source: string) => { set(key: string, value: unknown): { render(): string } }) & {
   Evaluator: { prototype: { visitImport(this: StylusEvaluator, node: StylusImport): unknown } };
+  Compiler: new (node: unknown) => { isURL: boolean; visit(node: unknown): string };
+  nodes: { Literal: new (text: string) => unknown };
+  url: unknown;
 };
 
 // A plain CSS @import (a URL, or a .css file left for the browser) stays in the output, as Stylus leaves
@@ -54,16 +83,36 @@ stylus.Evaluator.prototype.visitImport = function refuseImport(imported) {
   if (text === BUILT_INS) return visitImport.call(this, imported);
   const cssOnly = path.name === 'url' || /^['"]?(?:#|(?:https?:)?\/\/)/i.test(text) || /\.css$/i.test(text);
   if (cssOnly && !imported.once) return imported;
-  throw new Error(`@${imported.once ? 'require' : 'import'} '${text}' was not loaded: imports are not allowed`);
+  refuseRead(text, `@${imported.once ? 'require' : 'import'} '${text}' was not loaded`);
 };
 
-// Built-in functions that read files or load code: each refuses, named.
+// Built-in functions that read files or load code: each asks the gate for the file it names (and is refused).
 const bifs = require('stylus/lib/functions') as Record<string, unknown>;
-for (const name of ['json', 'image-size', 'use']) {
-  bifs[name] = () => {
-    throw new Error(`${name}() is not allowed: it reads files`);
+for (const [name, verb] of [['json', 'read'], ['image-size', 'read'], ['use', 'loaded']] as const) {
+  bifs[name] = (path?: { string?: string }) => {
+    const text = String(path?.string ?? path);
+    refuseRead(text, `${name}('${text}') was not ${verb}`);
   };
 }
+
+// embedurl() (every evaluator puts one made by stylus.url() in its global scope) and any url() made by
+// stylus.url() read the file a local URL names, of any type known or not: through the gate. A URL with a
+// scheme or `//` stays a CSS url() for the browser, as Stylus leaves it.
+function gatedUrlFactory() {
+  const fn = function (url: StylusUrlArgument) {
+    const compiler = new stylus.Compiler(url);
+    compiler.isURL = true;
+    const text = url.nodes.map((node) => compiler.visit(node)).join('');
+    if (/^(?:[a-z][a-z0-9+.-]*:|\/\/)/i.test(text)) return new stylus.nodes.Literal(`url("${text}")`);
+    refuseRead(text.split(/[?#]/, 1)[0]!, `embedurl('${text}') was not read`);
+  };
+  fn.raw = true;
+  return fn;
+}
+const URL_MODULE = require.resolve('stylus/lib/functions/url');
+require(URL_MODULE);
+require.cache[URL_MODULE]!.exports = gatedUrlFactory;
+stylus.url = gatedUrlFactory;
 
 export function compileStylus(source: string): string {
   try {

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { runInNewContext } from 'node:vm';
 import { lineColumn } from '../../shared/json-check.js';
 import type { Compiled, CompileError, CompileResult } from '../../shared/processors.js';
+import { FileRefused, NO_FILES, readGatedFile } from '../../server/file-gate.js';
 import { cutNetwork } from './offline.js';
 import { compileScss, compileStylus } from './styles.js';
 
@@ -44,18 +45,44 @@ class PlacedError extends Error {
 /** Thrown when the time limit stopped a compile: a failure of the moment, not of the source. */
 class TimedOut extends Error {}
 
-// LESS reads @import, data-uri() and image-size() files through its file managers, the URL one
-// included: a single manager that refuses every file, a second fence behind the permission model
-// and offline.ts.
+// LESS reads @import, @plugin, data-uri() and image-size() files through its file managers, the URL
+// one included: a single manager that reads through the Files gate, whose answer for a bin is no file
+// at all (NO_FILES); a first fence in front of the permission model and offline.ts.
+type LessFile = { contents: string | Buffer; filename: string };
 less.environment.fileManagers.splice(0, Infinity, {
   supports: () => true,
   supportsSync: () => true,
-  loadFile: (name: string) => Promise.reject(refusedImport(name)),
-  loadFileSync: (name: string) => ({ error: refusedImport(name) }),
+  loadFile: async (name: string, _dir: string, options?: { rawBuffer?: boolean }) => gatedLessFile(name, options),
+  loadFileSync(name: string, _dir: string, options?: { rawBuffer?: boolean }): LessFile | { error: unknown } {
+    try {
+      return gatedLessFile(name, options);
+    } catch (err) {
+      return { error: err };
+    }
+  },
 });
-function refusedImport(name: string): { type: string; message: string } {
-  return { type: 'File', message: `'${name}' was not read: imports are not allowed` };
+function gatedLessFile(name: string, options?: { rawBuffer?: boolean }): LessFile {
+  try {
+    const bytes = readGatedFile(name, NO_FILES);
+    return { contents: options?.rawBuffer ? bytes : bytes.toString('utf8'), filename: name };
+  } catch (err) {
+    if (!(err instanceof FileRefused)) throw err;
+    throw { type: 'File', message: `'${name}' was not read: ${err.reason}` };
+  }
 }
+
+// Pug's include and extends read through this plugin, so through the gate; without it Pug itself refuses
+// them only for want of a filename or basedir option.
+const GATED_PUG = {
+  resolve: (filename: string) => filename.trim(),
+  read(filename: string): Buffer {
+    try {
+      return readGatedFile(filename, NO_FILES);
+    } catch (err) {
+      throw err instanceof FileRefused ? new Error(`'${filename}' was not read: ${err.reason}`) : err;
+    }
+  },
+};
 
 type Compile = (source: string, timeoutMs: number) => Promise<string> | string;
 
@@ -65,13 +92,14 @@ const COMPILERS: Record<Compiled, Compile> = {
   },
 
   pug(source, timeoutMs) {
-    const fn = pug.compileClient(source, { name: 'template', compileDebug: true, inlineRuntimeFunctions: true });
+    const options = { name: 'template', compileDebug: true, inlineRuntimeFunctions: true, plugins: [GATED_PUG] };
+    const fn = pug.compileClient(source, options);
     // The template's code runs here, with nothing of ours in reach. The vm's own timeout stops a loop
     // without costing the child (the pool kills only later); 'afterEvaluate' runs the promise jobs the
     // template starts inside the evaluation, under that timeout, and none after it.
-    const options = { timeout: timeoutMs, microtaskMode: 'afterEvaluate' } as const;
+    const run = { timeout: timeoutMs, microtaskMode: 'afterEvaluate' } as const;
     try {
-      return String(runInNewContext(`${fn}\ntemplate({});`, Object.create(null), options));
+      return String(runInNewContext(`${fn}\ntemplate({});`, Object.create(null), run));
     } catch (err) {
       if ((err as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
         throw new TimedOut(`took longer than ${timeoutMs} ms and was stopped`);

@@ -6,14 +6,17 @@ import { clientContext } from '../common/client-flags.js';
 import { CliError, EXIT, fileErrorReason } from '../common/errors.js';
 import { check } from './client.js';
 import { formatOf, parseRecordFile } from '../common/record-files.js';
-import { readText } from '../common/read-input.js';
 import { isOpenapi } from '../../mocks/sources/openapi/is-openapi.js';
 import { dbRecords, NOT_A_DB } from '../../mocks/sources/db-file-parser.js';
+import { MAX_SOURCE_FILE_BYTES, readSourceFile } from '../../mocks/sources/read-source.js';
+import { FileRefused, readGatedFile } from '../../server/file-gate.js';
 
 export type MockImportFlags = { replace?: boolean; openapi?: boolean; collections?: boolean };
 
 /** Where a record came from: the file, and its place in the file's list when the file holds one. */
 type Source = { file: string; item?: number };
+/** A file to send; `folder`: the folder given, which the file must not lead out of. */
+type RecordFile = { file: string; name: string; folder?: string };
 type Refused = { index?: number; name?: string; field?: string; message?: string };
 
 /**
@@ -25,10 +28,10 @@ export async function mockImport(path: string, flags: MockImportFlags, command: 
   const endpoints: unknown[] = [];
   const sources: Source[] = [];
   const problems: string[] = [];
-  for (const { file, name } of await recordFiles(path)) {
+  for (const { file, name, folder } of await recordFiles(path)) {
     let value: unknown;
     try {
-      const text = await readText(file);
+      const text = readGated(file, folder);
       value = parseRecordFile(text, file, formatOf(file)!);
       if (flags.collections) value = fromDb(file, value);
       else if (flags.openapi || isOpenapi(value)) value = await fromOpenapi(file, text, out);
@@ -85,6 +88,22 @@ async function fromOpenapi(file: string, text: string, out: { note(message: stri
   }
 }
 
+/**
+ * A file's text, through the Files gate: what is sent to a server (maybe another machine's) is a
+ * regular file, capped, and under a folder given, never a link in it leading out. An OpenAPI
+ * document's $refs are gated by its own folder (load-document.ts).
+ */
+function readGated(file: string, folder: string | undefined): string {
+  try {
+    if (folder === undefined) return readSourceFile(file);
+    const gate = { root: folder, maxBytes: MAX_SOURCE_FILE_BYTES, rootName: folder };
+    return readGatedFile(relative(folder, file), gate).toString('utf8');
+  } catch (err) {
+    if (err instanceof FileRefused) throw new CliError(`cannot read ${file}: ${err.reason}`, EXIT.file);
+    throw err;
+  }
+}
+
 /** A file's one record, named by the file's path when it has no name (in a list, each names itself). */
 function withName(record: unknown, name: string): unknown {
   if (typeof record !== 'object' || record === null || Array.isArray(record) || 'name' in record) return record;
@@ -92,7 +111,7 @@ function withName(record: unknown, name: string): unknown {
 }
 
 /** FILE, or every *.json, *.yaml and *.yml under DIR (recursively, sorted), with the name each implies. */
-async function recordFiles(path: string): Promise<{ file: string; name: string }[]> {
+async function recordFiles(path: string): Promise<RecordFile[]> {
   let isFolder: boolean;
   try {
     isFolder = (await stat(path)).isDirectory();
@@ -113,7 +132,7 @@ async function recordFiles(path: string): Promise<{ file: string; name: string }
   if (files.length === 0) throw new CliError(`${path} holds no .json, .yaml or .yml files`, EXIT.file);
   return files.map((entry) => {
     const name = relative('', entry.slice(0, -extname(entry).length)).split(sep).join('/');
-    return { file: join(path, entry), name };
+    return { file: join(path, entry), name, folder: path };
   });
 }
 

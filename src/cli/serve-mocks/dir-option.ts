@@ -6,6 +6,8 @@ import { requirePath } from '../common/flag-path.js';
 
 export type DirOption = {
   dir: string;
+  /** The largest file the folder's Files gate reads (--max-body): recordings written there keep under it. */
+  maxFileBytes: number;
   loader: SourceLoader;
   /** The store's preload: reads every file once. */
   load(store: MockStore): Promise<void>;
@@ -36,6 +38,7 @@ export function openDirSource(dir: string | undefined, limits: DirLimits): DirOp
   let loaded = 0;
   return {
     dir,
+    maxFileBytes: limits.maxBody,
     loader,
     async load(store) {
       loaded = (await source.load(store)).endpoints;

@@ -81,7 +81,7 @@ export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.Proces
 function recordInto(proxy: ProxySettings | undefined, files: DirOption | undefined): ProxySettings | undefined {
   if (!proxy || !files) return proxy;
   const save = async (shape: RecordShape) => {
-    await writeRecordFile(files.dir, shape);
+    await writeRecordFile(files.dir, shape, files.maxFileBytes);
     await files.reload(`${shape.name}.json`);
   };
   return { ...proxy, save };

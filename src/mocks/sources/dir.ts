@@ -1,8 +1,9 @@
-import { closeSync, fstatSync, openSync, readSync, watch, type FSWatcher } from 'node:fs';
+import { watch, type FSWatcher } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
+import { FileRefused, readGatedFile, type FileGate } from '../../server/file-gate.js';
 import { recordFileParser } from './record-file-parser.js';
-import { formatOf } from '../record/text.js';
+import { formatOf, RecordTextError } from '../record/text.js';
 import { describeChange, describeProblem, type SourceLoader } from './loader.js';
 import type { MockStore } from '../store/store.js';
 
@@ -49,13 +50,24 @@ export function createDirSource(options: DirSourceOptions): DirSource {
   let closed = false;
 
   const label = (rel: string) => posix.join(dir.replaceAll('\\', '/'), rel);
+  // Every record file is read through the Files gate: in the folder once links are followed, a regular file, capped.
+  const gate: FileGate = { root: dir, maxBytes: options.maxFileBytes, limitName: '--max-body', rootName: dir };
 
-  /** Applies one file's text; undefined when it is gone, which removes its endpoints. Returns endpoints added. */
-  const apply = async (rel: string, text: string | undefined, quiet: boolean): Promise<number> => {
+  /**
+   * Applies one file's text; undefined when it is gone, which removes its endpoints; a FileRefused is a
+   * problem like a file that does not parse (its endpoints keep their last good version). Returns endpoints added.
+   */
+  const apply = async (rel: string, text: string | FileRefused | undefined, quiet: boolean): Promise<number> => {
     if (text === undefined && !known.delete(rel)) return 0;
     if (text !== undefined) known.add(rel);
     const file = label(rel);
-    const result = await loader.apply(store!, file, text, recordFileParser(rel.replace(/\.[^./]+$/, '')));
+    const parse =
+      text instanceof FileRefused
+        ? () => {
+            throw new RecordTextError(text.reason, undefined);
+          }
+        : recordFileParser(rel.replace(/\.[^./]+$/, ''));
+    const result = await loader.apply(store!, file, text instanceof FileRefused ? '' : text, parse);
     if ('message' in result) {
       options.warn(`! ${describeProblem(result)}`);
       return 0;
@@ -64,17 +76,14 @@ export function createDirSource(options: DirSourceOptions): DirSource {
     return result.added.length;
   };
 
-  /** Reads a file and applies it; a read error is reported and changes nothing. */
+  /** Reads a file and applies it; one the gate refuses is reported and changes nothing, one gone is removed. */
   const applyFile = async (rel: string, quiet = false): Promise<number> => {
-    let text: string | undefined;
+    let text: string | FileRefused | undefined;
     try {
-      text = readCapped(join(dir, rel), options.maxFileBytes);
+      text = readGatedFile(rel, gate).toString('utf8');
     } catch (err) {
-      const { code, message } = err as NodeJS.ErrnoException;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') {
-        options.warn(`! ${label(rel)}: ${message}`);
-        return 0;
-      }
+      if (!(err instanceof FileRefused)) throw err;
+      if (err.code !== 'ENOENT' && err.code !== 'ENOTDIR') text = err;
     }
     return apply(rel, text, quiet);
   };
@@ -167,22 +176,4 @@ async function scan(dir: string, rel: string, max: number, warn: (line: string) 
   const these = left === 1 ? '1 file' : `${left} files`;
   if (left > 0) warn(`! ${these} under ${dir} left out: at most ${max} files are read (--max-endpoints)`);
   return files;
-}
-
-/**
- * The file's text, refused (unread) past `max` bytes so a huge file cannot fill memory. Synchronous:
- * files are small, and at start-up promise-based reads of 10,000 files took four times as long.
- */
-function readCapped(path: string, max: number): string {
-  const fd = openSync(path, 'r');
-  try {
-    const info = fstatSync(fd);
-    if (!info.isFile()) throw new Error('not a regular file');
-    if (info.size > max) throw new Error(`the file has ${info.size} bytes; at most ${max} are read (--max-body)`);
-    const buffer = Buffer.alloc(info.size);
-    const bytesRead = readSync(fd, buffer, 0, info.size, 0);
-    return buffer.subarray(0, bytesRead).toString('utf8');
-  } finally {
-    closeSync(fd);
-  }
 }

@@ -1,7 +1,9 @@
 import { watch, type FSWatcher } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
+import { FileRefused } from '../../server/file-gate.js';
+import { RecordTextError } from '../record/text.js';
 import { describeChange, describeProblem, type SourceLoader, type SourceParser } from './loader.js';
+import { readSourceFile } from './read-source.js';
 import type { MockStore } from '../store/store.js';
 
 export type FileSourceOptions = {
@@ -38,12 +40,21 @@ export function createFileSource(options: FileSourceOptions): FileSource {
   let closed = false;
 
   const apply = async (quiet: boolean) => {
-    const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
-      if (err.code !== 'ENOENT') options.warn(`! ${file}: ${err.message}`);
-      return err.code === 'ENOENT' ? undefined : err;
-    });
-    if (text instanceof Error || closed) return;
-    const result = await loader.apply(store!, file, text, parse);
+    // Through the Files gate (read-source.ts): a file it refuses (too large, not a regular file) is a
+    // problem like one that does not parse, and its endpoints keep their last good version.
+    let text: string | undefined;
+    let refused: FileRefused | undefined;
+    try {
+      text = readSourceFile(file);
+    } catch (err) {
+      if (!(err instanceof FileRefused)) throw err;
+      if (err.code !== 'ENOENT') refused = err;
+    }
+    if (closed) return;
+    const failing = () => {
+      throw new RecordTextError(refused!.reason, undefined);
+    };
+    const result = await loader.apply(store!, file, refused ? '' : text, refused ? failing : parse);
     if ('message' in result) options.warn(`! ${describeProblem(result)}`);
     else if (!quiet) for (const line of describeChange(result, file)) options.print(line);
   };

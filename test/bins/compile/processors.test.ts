@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { createCompiler } from '../../../src/bins/compile/compiler.js';
 import { processorsOf } from '../../../src/shared/processors.js';
 import { OPEN, startBinServer, type TestBinServer } from '../../helpers/bin-server.js';
@@ -119,15 +122,19 @@ describe('preprocessors', () => {
       expect(required.body.error).to.equal('require is not a function');
     });
 
-    it('refuses a Pug include of a local file', async () => {
+    it('refuses a Pug include or extends of a local file, through the Files gate', async () => {
       const { status, body } = await compile(server, 'pug', 'include /etc/passwd');
       expect(status).to.equal(422);
       expect(body.error).to.not.include('root:');
+      expect(body).to.deep.equal({ error: "'/etc/passwd.pug' was not read: reading files is not allowed" });
+      expect((await compile(server, 'pug', 'extends ../layout.pug\nblock a')).body).to.deep.equal({
+        error: "'../layout.pug' was not read: reading files is not allowed",
+      });
     });
 
     it('refuses a LESS import of a local file', async () => {
       expect(await compile(server, 'less', '@import (inline) "/etc/passwd";')).to.deep.equal({
-        status: 422, body: { error: "'/etc/passwd' was not read: imports are not allowed", line: 1, column: 1 },
+        status: 422, body: { error: "'/etc/passwd' was not read: reading files is not allowed", line: 1, column: 1 },
       });
     });
 
@@ -140,24 +147,50 @@ describe('preprocessors', () => {
 
   describe('SCSS, Stylus and JSX read no files and load no code', () => {
     const refusals: [string, string, object][] = [
-      ['scss', '@use "secrets";', { error: "'secrets' was not loaded: imports are not allowed", line: 1, column: 1 }],
+      ['scss', '@use "secrets";', { error: "'secrets' was not loaded: reading files is not allowed", line: 1, column: 1 }],
       ['scss', '.a { b: c; }\n@import "/etc/passwd";',
-        { error: "'/etc/passwd' was not loaded: imports are not allowed", line: 2, column: 9 }],
+        { error: "'/etc/passwd' was not loaded: reading files is not allowed", line: 2, column: 9 }],
       ['scss', '@use "sass:meta";\n.a { @include meta.load-css("/etc/hosts"); }',
-        { error: "'/etc/hosts' was not loaded: imports are not allowed", line: 2, column: 6 }],
-      ['stylus', '@import "secrets"', { error: "@import 'secrets' was not loaded: imports are not allowed", line: 1, column: 9 }],
+        { error: "'/etc/hosts' was not loaded: reading files is not allowed", line: 2, column: 6 }],
+      ['stylus', '@import "secrets"', { error: "@import 'secrets' was not loaded: reading files is not allowed", line: 1, column: 9 }],
       ['stylus', '@require "/etc/passwd"',
-        { error: "@require '/etc/passwd' was not loaded: imports are not allowed", line: 1, column: 10 }],
-      ['stylus', '.a\n  b json("/etc/passwd")', { error: 'json() is not allowed: it reads files', line: 2, column: 5 }],
+        { error: "@require '/etc/passwd' was not loaded: reading files is not allowed", line: 1, column: 10 }],
+      ['stylus', '.a\n  b json("/etc/passwd")', { error: "json('/etc/passwd') was not read: reading files is not allowed", line: 2, column: 5 }],
       ['stylus', '.a\n  width image-size("/etc/passwd")',
-        { error: 'image-size() is not allowed: it reads files', line: 2, column: 9 }],
-      ['stylus', 'use("plugin.js")', { error: 'use() is not allowed: it reads files', line: 1, column: 1 }],
+        { error: "image-size('/etc/passwd') was not read: reading files is not allowed", line: 2, column: 9 }],
+      ['stylus', 'use("plugin.js")', { error: "use('plugin.js') was not loaded: reading files is not allowed", line: 1, column: 1 }],
+      // Hole 8 of issue 23: embedurl() read any file of a known image or font type the child could reach.
+      ['stylus', '.a\n  b embedurl("/etc/passwd")',
+        { error: "embedurl('/etc/passwd') was not read: reading files is not allowed", line: 2, column: 5 }],
+      ['stylus', '.a\n  b embedurl("../../icon.png#x")',
+        { error: "embedurl('../../icon.png#x') was not read: reading files is not allowed", line: 2, column: 5 }],
     ];
     for (const [processor, source, error] of refusals) {
       it(`refuses ${processor} ${JSON.stringify(source.split('\n').at(-1))}`, async () => {
         expect(await compile(server, processor, source)).to.deep.equal({ status: 422, body: error });
       });
     }
+
+    it('refuses a Stylus embedurl() of an image beside the package, which the child may read', async function () {
+      // playwright-core (a dev dependency) ships a PNG in node_modules, which the permission model lets the child read.
+      const main = createRequire(import.meta.url).resolve('playwright-core');
+      const png = join(main.slice(0, main.lastIndexOf('/playwright-core/') + '/playwright-core'.length), 'lib/server/chromium/appIcon.png');
+      if (!existsSync(png)) this.skip();
+      const base64 = readFileSync(png).toString('base64').slice(0, 40);
+      const result = await compile(server, 'stylus', `.a\n  b embedurl("${png}")`);
+      expect(JSON.stringify(result)).to.not.include(base64);
+      expect(result).to.deep.equal({
+        status: 422,
+        body: { error: `embedurl('${png}') was not read: reading files is not allowed`, line: 2, column: 5 },
+      });
+    });
+
+    it('leaves URLs for the browser: Stylus url() and embedurl() of a URL, LESS data-uri() it cannot read', async () => {
+      const styl = await compile(server, 'stylus', '.a\n  b url("/etc/passwd")\n  c embedurl("https://cdn.example/a.png")');
+      expect(styl.body.code).to.equal('.a {\n  b: url("/etc/passwd");\n  c: url("https://cdn.example/a.png");\n}\n');
+      const lessOut = await compile(server, 'less', '.a { b: data-uri("/etc/passwd"); }');
+      expect(lessOut.body.code).to.equal('.a {\n  b: url("/etc/passwd");\n}\n');
+    });
 
     it('keeps plain CSS imports of URLs in SCSS and Stylus output, for the browser to load', async () => {
       const scss = await compile(server, 'scss', '@import url("https://cdn.example/a.css");\n.a { b: c; }');

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, useMockProcess } from '../../helpers/cli.js';
 
@@ -50,5 +50,49 @@ describe('snippetkit mock import of an OpenAPI document', function () {
     const result = await cli([file, '--openapi']);
     expect(result.code).to.not.equal(0);
     expect(result.stderr).to.contain(`${file} is not an OpenAPI document`);
+  });
+
+  describe('uploads no file from outside the document\'s folder (the Files gate)', () => {
+    const SECRET = 'the secret of the client';
+    const answering = (example: string) =>
+      'openapi: 3.0.3\ninfo: { title: t, version: "1" }\npaths:\n  /stolen:\n    get:\n      responses:\n' +
+      `        '200':\n          description: ok\n          content: { text/plain: { example: ${example} } }\n`;
+
+    it('refuses a $ref to ../secret.txt, to an absolute path, through a link, or in a referenced file', async () => {
+      const secret = server.file('secret.txt', SECRET);
+      const api = join(server.dir, 'api');
+      mkdirSync(api);
+      symlinkSync(secret, join(api, 'link.txt'));
+      writeFileSync(join(api, 'nested.yaml'), "text: { $ref: '../secret.txt' }\n");
+      const before = await names();
+      const cases: [string, string][] = [
+        ["'../secret.txt'", `$ref to ${secret}: it is outside the document's folder`],
+        [`'${secret}'`, `$ref to ${secret}: it is outside the document's folder`],
+        ["'link.txt'", `$ref to ${join(api, 'link.txt')}: it leads outside the document's folder through a link`],
+        ["'nested.yaml#/text'", `$ref to ${secret}: it is outside the document's folder`],
+      ];
+      for (const [ref, why] of cases) {
+        const file = join(api, 'api.yaml');
+        writeFileSync(file, answering(`{ $ref: ${ref} }`));
+        const result = await cli([file]);
+        expect(result.code, ref).to.not.equal(0);
+        expect(result.stderr, ref).to.contain(`${file} cannot be read: ${why}`);
+        expect(result.stderr + result.stdout).to.not.contain(SECRET);
+      }
+      expect(await names()).to.deep.equal(before);
+    });
+
+    it('refuses a record file in an imported folder that is a link leading out of it', async () => {
+      server.file('secret.json', JSON.stringify({ name: 'stolen', body: SECRET }));
+      const folder = join(server.dir, 'records');
+      mkdirSync(folder);
+      writeFileSync(join(folder, 'fine.json'), '{"data": 1}');
+      symlinkSync(join(server.dir, 'secret.json'), join(folder, 'stolen.json'));
+      const before = await names();
+      const result = await cli([folder]);
+      expect(result.code).to.not.equal(0);
+      expect(result.stderr).to.contain(`cannot read ${join(folder, 'stolen.json')}: it leads outside ${folder} through a link`);
+      expect(await names()).to.deep.equal(before);
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeRecordFile } from '../../../src/cli/serve-mocks/record-file.js';
 import { parseMockInput } from '../../../src/mocks/record/validate.js';
@@ -23,7 +23,7 @@ describe('recordings written as record files (for --dir)', () => {
       record: true,
       recordCookies: false,
       maxRecordBytes: 1e6,
-      save: (shape: Parameters<typeof writeRecordFile>[1]) => writeRecordFile(dir, shape),
+      save: (shape: Parameters<typeof writeRecordFile>[1]) => writeRecordFile(dir, shape, 1e6),
     };
     const server = await startMockServer({ config: { proxy } });
     try {
@@ -52,8 +52,8 @@ describe('recordings written as record files (for --dir)', () => {
   });
 
   it('replaces a file whole and leaves no temp file behind', async () => {
-    await writeRecordFile(temp.dir, { name: 'a', statusCode: 200, data: 1 });
-    await writeRecordFile(temp.dir, { name: 'a', statusCode: 201, body: 'x' });
+    await writeRecordFile(temp.dir, { name: 'a', statusCode: 200, data: 1 }, 1e6);
+    await writeRecordFile(temp.dir, { name: 'a', statusCode: 201, body: 'x' }, 1e6);
     expect(readdirSync(temp.dir)).to.deep.equal(['a.json']);
     expect(readFileSync(join(temp.dir, 'a.json'), 'utf8')).to.equal('{\n  "statusCode": 201,\n  "body": "x"\n}\n');
   });
@@ -61,7 +61,28 @@ describe('recordings written as record files (for --dir)', () => {
   it('names the file and the reason when the folder cannot be written', async () => {
     const file = join(temp.dir, 'plain-file');
     writeFileSync(file, '');
-    const failed = await writeRecordFile(join(file, 'sub'), { name: 'a', data: 1 }).catch((err: Error) => err);
+    const failed = await writeRecordFile(join(file, 'sub'), { name: 'a', data: 1 }, 1e6).catch((err: Error) => err);
     expect(String(failed)).to.include(`cannot write ${join(file, 'sub', 'a.json')}`);
+  });
+
+  it('writes no file the folder would refuse to read: past --max-body, or through a link leading out', async () => {
+    const big = await writeRecordFile(temp.dir, { name: 'big', data: 'x'.repeat(100) }, 64).catch((err: Error) => err);
+    expect(String(big)).to.include(`not written to ${join(temp.dir, 'big.json')}: it would have 117 bytes; at most 64`);
+    const mocks = join(temp.dir, 'mocks');
+    const outside = join(temp.dir, 'outside');
+    mkdirSync(mocks);
+    mkdirSync(outside);
+    symlinkSync(outside, join(mocks, 'users'));
+    for (const name of ['users/list', 'users/new/list']) {
+      const failed = await writeRecordFile(mocks, { name, data: 1 }, 1e6).catch((err: Error) => err);
+      expect(String(failed)).to.include(`cannot write ${join(mocks, name)}.json: it leads outside ${mocks} through a link`);
+    }
+    expect(readdirSync(outside)).to.deep.equal([]);
+    expect(existsSync(join(temp.dir, 'big.json'))).to.equal(false);
+  });
+
+  it('writes a name with folders beside the file, making the folders inside', async () => {
+    expect(await writeRecordFile(temp.dir, { name: 'users/list', data: 1 }, 1e6)).to.equal(join(temp.dir, 'users/list.json'));
+    expect(readdirSync(join(temp.dir, 'users'))).to.deep.equal(['list.json']);
   });
 });

@@ -1,9 +1,10 @@
 import { expect } from 'chai';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServerProcess, type ServerProcess } from '../../helpers/cli.js';
 import { tempDir } from '../../helpers/temp.js';
 import { until } from '../../helpers/until.js';
+import { MAX_SOURCE_FILE_BYTES } from '../../../src/mocks/sources/read-source.js';
 import { jsonServerDb, QUERY_CASES } from '../../mocks/collections/json-server-db.js';
 
 describe('snippetkit serve-mocks --db (a real process)', function () {
@@ -98,6 +99,16 @@ describe('snippetkit serve-mocks --db (a real process)', function () {
     await start(['--db', db]);
     await until(() => server!.stderr().includes(`${db}:3:14: name must be`));
     expect((await fetch(`${server!.url}/endpoint/posts`)).status).to.equal(404);
+  });
+
+  it('reads the file through the Files gate: one past the cap is reported unread, serving none of it', async () => {
+    writeFileSync(db, '');
+    truncateSync(db, MAX_SOURCE_FILE_BYTES + 1);
+    await start(['--db', db]);
+    const why = `the file has ${MAX_SOURCE_FILE_BYTES + 1} bytes; at most ${MAX_SOURCE_FILE_BYTES} are read`;
+    await until(() => server!.stderr().includes(`! ${db}: ${why}`));
+    const { errors } = (await (await fetch(`${server!.url}/api/sources`)).json()) as { errors: object[] };
+    expect(errors).to.deep.equal([{ source: `file:${db}`, file: db, message: why }]);
   });
 
   it('refuses a --db file that is not there', async () => {

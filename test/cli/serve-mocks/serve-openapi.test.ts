@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { copyFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, startServerProcess, type ServerProcess } from '../../helpers/cli.js';
 import { tempDir } from '../../helpers/temp.js';
@@ -61,6 +61,26 @@ describe('snippetkit serve-mocks --openapi (a real process)', function () {
     expect(error!.file).to.equal(doc);
     expect(error!.message).to.match(/^is not valid YAML: .* at line \d+, column \d+/);
     expect(await status('pets/7')).to.equal(200);
+  });
+
+  it('serves no file from outside the document\'s folder that a $ref names, and reports the $ref', async () => {
+    writeFileSync(join(temp.dir, 'secret.txt'), 'the secret');
+    mkdirSync(join(temp.dir, 'api'));
+    const doc = join(temp.dir, 'api', 'api.yaml');
+    writeFileSync(
+      doc,
+      'openapi: 3.0.3\ninfo: { title: t, version: "1" }\npaths:\n  /stolen:\n    get:\n      responses:\n' +
+        "        '200':\n          description: ok\n" +
+        "          content: { text/plain: { example: { $ref: '../secret.txt' } } }\n",
+    );
+    await start(doc);
+    const why = `cannot be read: $ref to ${join(temp.dir, 'secret.txt')}: it is outside the document's folder`;
+    await until(() => server!.stderr().includes(why));
+    const res = await fetch(`${server!.url}/endpoint/stolen`);
+    expect([res.status, await res.text()]).to.not.deep.equal([200, 'the secret']);
+    expect(res.status).to.equal(404);
+    const { errors } = (await (await fetch(`${server!.url}/api/sources`)).json()) as Sources;
+    expect(errors.map((e) => [e.file, e.message])).to.deep.equal([[doc, why]]);
   });
 
   it('refuses to start when the file is not there', async () => {

@@ -186,6 +186,28 @@ describe('serve-mocks --dir (endpoint files, watched)', function () {
     expect(server!.stderr()).to.include('a linked folder is not followed');
   });
 
+  it('refuses a linked file that leads outside the folder, at start and when added, and reports it', async () => {
+    writeFileSync(join(temp.dir, 'secret.json'), '{"data":"the secret"}');
+    write('inside.json', '{"data":"inside"}');
+    symlinkSync(join(temp.dir, 'secret.json'), join(mocks, 'stolen.json'));
+    // A link to a file in the folder is read: it stays inside.
+    symlinkSync(join(mocks, 'inside.json'), join(mocks, 'alias.json'));
+    await start('--dir', mocks);
+    expect(await served('alias')).to.deep.equal({ status: 200, text: '"inside"' });
+    expect((await served('stolen')).status).to.equal(404);
+    const why = `it leads outside ${mocks} through a link`;
+    expect(server!.stderr()).to.include(`! ${mocks}/stolen.json: ${why}`);
+    symlinkSync(join(temp.dir, 'secret.json'), join(mocks, 'later.json'));
+    await until(async () => ((await json('/api/sources')).errors as Json[]).length === 2);
+    const { errors } = await json('/api/sources');
+    expect(errors.map((e: Json) => [e.file, e.message])).to.deep.equal([
+      [`${mocks}/later.json`, why],
+      [`${mocks}/stolen.json`, why],
+    ]);
+    expect((await served('later')).status).to.equal(404);
+    expect(JSON.stringify(await json('/api/endpoints'))).to.not.include('the secret');
+  });
+
   it('reads at most --max-endpoints files, and says how many it left out', async () => {
     for (const name of ['a', 'b', 'c']) write(`${name}.json`, '{"data":1}');
     await start('--dir', mocks, '--max-endpoints', '2');

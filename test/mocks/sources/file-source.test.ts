@@ -1,8 +1,10 @@
 import { expect } from 'chai';
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createFileSource, type FileSource } from '../../../src/mocks/sources/file.js';
-import { createSourceLoader, type SourceParser } from '../../../src/mocks/sources/loader.js';
+import { createSourceLoader, type SourceLoader, type SourceParser } from '../../../src/mocks/sources/loader.js';
+import { MAX_SOURCE_FILE_BYTES } from '../../../src/mocks/sources/read-source.js';
 import { openMockStore, type MockStore } from '../../../src/mocks/store/store.js';
 import { tempDir } from '../../helpers/temp.js';
 import { until } from '../../helpers/until.js';
@@ -12,6 +14,7 @@ describe('a watched file of records (createFileSource)', () => {
   let temp: ReturnType<typeof tempDir>;
   let store: MockStore;
   let source: FileSource;
+  let loader: SourceLoader;
   const printed: string[] = [];
   // One endpoint per line: `<name> <data>`.
   const parse: SourceParser = (_file, text) => ({
@@ -25,7 +28,7 @@ describe('a watched file of records (createFileSource)', () => {
     temp = tempDir();
     const file = join(temp.dir, 'api.txt');
     writeFileSync(file, 'a 1\nb 2\n');
-    const loader = createSourceLoader({ maxDelay: 1000 });
+    loader = createSourceLoader({ maxDelay: 1000 });
     const print = (line: string) => printed.push(line);
     source = createFileSource({ file, loader, parse, print, warn: print });
     store = await openMockStore(join(temp.dir, 'data.sqlite'), { preload: source.load });
@@ -49,5 +52,25 @@ describe('a watched file of records (createFileSource)', () => {
     rmSync(join(temp.dir, 'api.txt'));
     await until(() => printed.includes(`- c (${join(temp.dir, 'api.txt')})`));
     expect(store.list()).to.deep.equal([]);
+  });
+
+  it('reads through the Files gate: a FIFO or a file past the cap is a problem, unread, and the endpoints stay', async () => {
+    const file = join(temp.dir, 'api.txt');
+    const swapIn = (make: (path: string) => void) => {
+      const next = join(temp.dir, 'next');
+      make(next);
+      renameSync(next, file);
+    };
+    swapIn((path) => execFileSync('mkfifo', [path]));
+    await until(() => loader.problems().length === 1);
+    expect(loader.problems()[0]).to.deep.include({ file, message: 'not a regular file' });
+    swapIn((path) => {
+      writeFileSync(path, '');
+      truncateSync(path, MAX_SOURCE_FILE_BYTES + 1);
+    });
+    const tooBig = `the file has ${MAX_SOURCE_FILE_BYTES + 1} bytes; at most ${MAX_SOURCE_FILE_BYTES} are read`;
+    await until(() => loader.problems()[0]?.message === tooBig);
+    expect([data('a'), data('b')]).to.deep.equal(['"1"', '"2"']);
+    expect(printed).to.include(`! ${file}: ${tooBig}`);
   });
 });

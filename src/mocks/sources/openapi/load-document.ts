@@ -1,6 +1,8 @@
-import { dereference, validate, type ParserOptions } from '@readme/openapi-parser';
+import { dereference, ResolverError, validate, type ParserOptions } from '@readme/openapi-parser';
 import { dirname, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { FileRefused, readGatedFile, type FileGate } from '../../../server/file-gate.js';
+import { MAX_SOURCE_FILE_BYTES } from '../read-source.js';
 import { parse, YAMLParseError } from 'yaml';
 import { describeJsonError } from '../../../shared/json-check.js';
 import { placeError } from './error-place.js';
@@ -20,8 +22,10 @@ const DEREFERENCE_MS = 10_000;
 /**
  * Parses `text` (the content of `file`, JSON or YAML) as an OpenAPI 3.0/3.1 or Swagger 2.0
  * document, validates it and resolves its `$ref`s. A `$ref` to another file is read relative to
- * `file`; one over the network is refused, never fetched: the document is input, and a mock
- * server must not reach out to hosts a file names.
+ * `file`, through the Files gate: only regular files in the document's own folder (links followed),
+ * at most MAX_SOURCE_FILE_BYTES each, are read, and so for a `$ref` in a referenced file too. One over
+ * the network is refused, never fetched: the document is input, and a mock server (or `mock import`,
+ * which uploads what it reads) must not reach out to hosts or files a document names.
  */
 export async function loadOpenapi(file: string, text: string): Promise<OpenapiDocument> {
   const value = parseText(file, text);
@@ -30,7 +34,7 @@ export async function loadOpenapi(file: string, text: string): Promise<OpenapiDo
   }
   const document = value as OpenapiDocument;
   anchorRefs(file, document);
-  const options = parserOptions();
+  const options = parserOptions({ root: dirname(resolve(file)), maxBytes: MAX_SOURCE_FILE_BYTES, rootName: "the document's folder" });
   let dereferenced: OpenapiDocument;
   let result;
   try {
@@ -88,13 +92,33 @@ function anchorRefs(file: string, document: unknown): void {
   walk(document, '#');
 }
 
-function parserOptions(): ParserOptions {
+function parserOptions(gate: FileGate): ParserOptions {
   // The http resolver cannot be switched off by a documented option: its canRead is replaced so
   // that a $ref in a file beside the document, over the network, fails instead of being fetched.
   const http = { canRead: () => false, timeout: 1 };
+  // Every file the parser reads, the document's nested $refs included, is read here. The parser takes a
+  // resolver object for `file` (convertFileResolverOption in its source) though its types say boolean:
+  // https://github.com/APIDevTools/swagger-parser/issues/189
+  const file = {
+    order: 100,
+    canRead: (target: { url: string }) => !/^[a-z][a-z0-9+.-]*:/i.test(target.url) || /^file:/i.test(target.url),
+    read: async (target: { url: string }) => gatedRead(target.url, gate),
+  } as unknown as boolean;
   return {
     dereference: { circular: 'ignore' },
-    resolve: { external: true, file: true, http },
+    resolve: { external: true, file, http },
     timeoutMs: DEREFERENCE_MS,
   };
+}
+
+/** A file a $ref names, or the parser's ResolverError saying which and why not. */
+function gatedRead(url: string, gate: FileGate): Buffer {
+  let path = url;
+  try {
+    path = /^file:/i.test(url) ? fileURLToPath(url) : url;
+    return readGatedFile(path, gate);
+  } catch (err) {
+    const why = err instanceof FileRefused ? err.reason : (err as Error).message;
+    throw new ResolverError(new Error(`$ref to ${path}: ${why}`), path);
+  }
 }
