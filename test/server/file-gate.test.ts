@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FileRefused, leadsInside, NO_FILES, readGatedFile, type FileGate } from '../../src/server/file-gate.js';
+import { FileRefused, leadsInside, NO_FILES, readGatedFile, type FileGate } from '../../src/gates/file-gate.js';
 import { tempDir } from '../helpers/temp.js';
 
 describe('the Files gate (readGatedFile)', () => {

@@ -22,7 +22,7 @@ function permissionArgs(): string[] {
   // The worker and the modules of ours it imports (its network cut, SCSS and Stylus, a LESS @plugin's place,
   // the Files gate its importers ask).
   const ours = ['offline', 'styles'].map((name) => `dist/bins/compile/${name}.js`);
-  ours.push('dist/shared/json-check.js', 'dist/server/file-gate.js', 'package.json');
+  ours.push('dist/shared/json-check.js', 'dist/gates/file-gate.js', 'package.json');
   const paths = new Set([WORKER, ...ours.map((file) => ROOT + file)]);
   for (const name of COMPILER_PACKAGES) {
     const file = require.resolve(name);

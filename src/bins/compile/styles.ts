@@ -2,12 +2,12 @@
  * SCSS (Dart Sass) and Stylus for the compile child (worker.ts). Both can read files on their
  * own: Sass through @use/@import/meta.load-css, Stylus through @import/@require, json(), image-size(),
  * embedurl() (and a url() made by stylus.url()) and use() (which loads a JavaScript plugin). Each
- * such read asks the Files gate (src/server/file-gate.ts), whose answer for a bin is "no file at all"
+ * such read asks the Files gate (src/gates/file-gate.ts), whose answer for a bin is "no file at all"
  * (NO_FILES), and becomes an error placed at its line: the first fence, in front of the child's
  * permission model and its cut network.
  */
 import { createRequire } from 'node:module';
-import { FileRefused, NO_FILES, readGatedFile } from '../../server/file-gate.js';
+import { FileRefused, NO_FILES, readGatedFile } from '../../gates/file-gate.js';
 
 /** A failure placed in the source; line and column count from 1. */
 export type StyleError = { message: string; line?: number; column?: number };

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { runInNewContext } from 'node:vm';
 import { lineColumn } from '../../shared/json-check.js';
 import type { Compiled, CompileError, CompileResult } from '../../shared/processors.js';
-import { FileRefused, NO_FILES, readGatedFile } from '../../server/file-gate.js';
+import { FileRefused, NO_FILES, readGatedFile } from '../../gates/file-gate.js';
 import { cutNetwork } from './offline.js';
 import { compileScss, compileStylus } from './styles.js';
 

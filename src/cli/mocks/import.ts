@@ -9,7 +9,7 @@ import { formatOf, parseRecordFile } from '../common/record-files.js';
 import { isOpenapi } from '../../mocks/sources/openapi/is-openapi.js';
 import { dbRecords, NOT_A_DB } from '../../mocks/sources/db-file-parser.js';
 import { MAX_SOURCE_FILE_BYTES, readSourceFile } from '../../mocks/sources/read-source.js';
-import { FileRefused, readGatedFile } from '../../server/file-gate.js';
+import { FileRefused, readGatedFile } from '../../gates/file-gate.js';
 
 export type MockImportFlags = { replace?: boolean; openapi?: boolean; collections?: boolean };
 

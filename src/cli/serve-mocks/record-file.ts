@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { RecordShape } from '../../mocks/proxy/recorder.js';
-import { leadsInside } from '../../server/file-gate.js';
+import { leadsInside } from '../../gates/file-gate.js';
 import { fileErrorReason } from '../common/errors.js';
 import { formatRecords } from '../common/record-files.js';
 import { ensureFolder } from '../common/out-folder.js';

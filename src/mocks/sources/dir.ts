@@ -1,7 +1,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
-import { FileRefused, readGatedFile, type FileGate } from '../../server/file-gate.js';
+import { FileRefused, readGatedFile, type FileGate } from '../../gates/file-gate.js';
 import { recordFileParser } from './record-file-parser.js';
 import { formatOf, RecordTextError } from '../record/text.js';
 import { describeChange, describeProblem, type SourceLoader } from './loader.js';

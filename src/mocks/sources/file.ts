@@ -1,6 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { FileRefused } from '../../server/file-gate.js';
+import { FileRefused } from '../../gates/file-gate.js';
 import { RecordTextError } from '../record/text.js';
 import { describeChange, describeProblem, type SourceLoader, type SourceParser } from './loader.js';
 import { readSourceFile } from './read-source.js';

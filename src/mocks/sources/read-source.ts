@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { readGatedFile } from '../../server/file-gate.js';
+import { readGatedFile } from '../../gates/file-gate.js';
 
 /**
  * The most a single --openapi or --db file, or a file an OpenAPI document's `$ref` names, may have.

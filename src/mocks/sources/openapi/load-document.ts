@@ -1,7 +1,7 @@
 import { dereference, ResolverError, validate, type ParserOptions } from '@readme/openapi-parser';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { FileRefused, readGatedFile, type FileGate } from '../../../server/file-gate.js';
+import { FileRefused, readGatedFile, type FileGate } from '../../../gates/file-gate.js';
 import { MAX_SOURCE_FILE_BYTES } from '../read-source.js';
 import { parse, YAMLParseError } from 'yaml';
 import { describeJsonError } from '../../../shared/json-check.js';
