@@ -1,6 +1,5 @@
 import { LRUCache } from 'lru-cache';
 import { assemble, type Panels } from '../../shared/assemble.js';
-import { protectLoops } from '../../shared/loop-protect.js';
 import { describeError, PANELS, processorsOf, type PanelName } from '../../shared/processors.js';
 import { isTransient } from '../compile/pool.js';
 import type { Compiler } from '../compile/compiler.js';
@@ -22,9 +21,11 @@ const protectedCode = new LRUCache<string, string>({
   sizeCalculation: (code, source) => source.length + code.length + 1,
 });
 
-function guarded(javascript: string): string {
+async function guarded(javascript: string): Promise<string> {
   let code = protectedCode.get(javascript);
   if (code === undefined) {
+    // The parser (acorn) loads with the first page that has JavaScript, not at every start.
+    const { protectLoops } = await import('../../shared/loop-protect.js');
     code = protectLoops(javascript);
     protectedCode.set(javascript, code);
   }
@@ -40,11 +41,11 @@ export async function outputPanels(revision: StoredRevision, compiler: Compiler,
   const results = await Promise.all(PANELS.map((name) => compiler.compile(processors[name], revision[name], client)));
   const panels: Panels = { html: '', css: '', javascript: '' };
   const errors: string[] = [];
-  results.forEach((result, i) => {
+  for (const [i, result] of results.entries()) {
     const name = PANELS[i]!;
-    if (result.ok) panels[name] = name === 'javascript' ? guarded(result.code) : result.code;
+    if (result.ok) panels[name] = name === 'javascript' ? await guarded(result.code) : result.code;
     else errors.push(describeError(processors[name], result.error));
-  });
+  }
   return { panels, errors, transient: results.some(isTransient) };
 }
 

@@ -1,5 +1,4 @@
-import { stringify } from 'yaml';
-import { parseRecordText, RecordTextError, type FileFormat } from '../../mocks/record/text.js';
+import { parseRecordText, RecordTextError, yaml, type FileFormat } from '../../mocks/record/text.js';
 import { CliError, EXIT } from './errors.js';
 
 export { formatOf, FORMATS, type FileFormat } from '../../mocks/record/text.js';
@@ -10,7 +9,7 @@ export { formatOf, FORMATS, type FileFormat } from '../../mocks/record/text.js';
  */
 export function formatRecords(value: unknown, format: FileFormat): string {
   if (format === 'json') return `${JSON.stringify(value, null, 2)}\n`;
-  return stringify(value, { indent: 2, lineWidth: 0, aliasDuplicateObjects: false });
+  return yaml().stringify(value, { indent: 2, lineWidth: 0, aliasDuplicateObjects: false });
 }
 
 /** Parses a record file by its format; a syntax error names the file, line and column. */

@@ -1,6 +1,4 @@
 import { createFileSource, type FileSource } from '../../mocks/sources/file.js';
-import { OpenapiError } from '../../mocks/sources/openapi/load-document.js';
-import { openapiRecords } from '../../mocks/sources/openapi/to-records.js';
 import { RecordTextError } from '../../mocks/record/text.js';
 import type { SourceLoader, SourceParser } from '../../mocks/sources/loader.js';
 import type { Logger } from '../../server/logger.js';
@@ -19,6 +17,9 @@ export function openOpenapiSource(file: string | undefined, loader: SourceLoader
 
 function openapiParser(logger: Logger): SourceParser {
   return async (file, text) => {
+    // The parser, its validator and the sampler load with the first document, not at every start.
+    const { openapiRecords } = await import('../../mocks/sources/openapi/to-records.js');
+    const { OpenapiError } = await import('../../mocks/sources/openapi/load-document.js');
     try {
       const { records, skipped } = await openapiRecords(file, text);
       for (const line of skipped) logger.info(`  ${file}: skipped ${line}`);

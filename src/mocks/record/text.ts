@@ -1,5 +1,7 @@
+import { createRequire } from 'node:module';
 import { extname } from 'node:path';
-import { isMap, isSeq, parse, parseDocument, YAMLParseError, type Node } from 'yaml';
+import type * as Yaml from 'yaml';
+import type { Node } from 'yaml';
 import { findJsonError, lineColumn } from '../../shared/json-check.js';
 
 /** Endpoint records as files: JSON or YAML, told apart by the file's extension. */
@@ -17,6 +19,13 @@ export function formatOf(path: string): FileFormat | undefined {
 
 /** 1-based, as editors count. */
 export type Place = { line: number; column: number };
+
+let loaded: typeof Yaml | undefined;
+
+/** The YAML library, loaded with the first YAML text (or place in a record file) it is asked for: a server reading none never loads it. */
+export function yaml(): typeof Yaml {
+  return (loaded ??= createRequire(import.meta.url)('yaml') as typeof Yaml);
+}
 
 /** A record file that does not parse: what went wrong, and where. */
 export class RecordTextError extends Error {
@@ -37,9 +46,9 @@ export function parseRecordText(text: string, format: FileFormat): unknown {
     return JSON.parse(text);
   }
   try {
-    return parse(text);
+    return yaml().parse(text);
   } catch (err) {
-    if (!(err instanceof YAMLParseError)) throw err;
+    if (!(err instanceof yaml().YAMLParseError)) throw err;
     // its message ends with a quote of the lines around the error: the first line is what went wrong
     const what = err.message.split('\n')[0]!.replace(/ at line \d+, column \d+:$/, '');
     const place = err.linePos ? { line: err.linePos[0].line, column: err.linePos[0].col } : undefined;
@@ -54,11 +63,11 @@ export function parseRecordText(text: string, format: FileFormat): unknown {
  */
 export function placeOf(text: string, at: (string | number)[], field: string | undefined): Place | undefined {
   const path = [...at, ...fieldPath(field ?? '')];
-  let node: Node | null | undefined = parseDocument(text).contents;
+  let node: Node | null | undefined = yaml().parseDocument(text).contents;
   let found = node;
   for (const key of path) {
-    if (isMap(node)) node = node.get(key, true) as Node | undefined;
-    else if (isSeq(node) && typeof key === 'number') node = node.get(key, true) as Node | undefined;
+    if (yaml().isMap(node)) node = node.get(key, true) as Node | undefined;
+    else if (yaml().isSeq(node) && typeof key === 'number') node = node.get(key, true) as Node | undefined;
     else node = undefined;
     if (!node) break;
     found = node;
