@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingMessage, type ServerResponse } fro
 import { request as httpsRequest } from 'node:https';
 import { corsHeaders } from '../../http/cors.js';
 import type { Logger } from '../../server/logger.js';
-import { ENDPOINT_CORS } from '../serve/answer-head.js';
+import { ENDPOINT_CORS, ENDPOINT_SANDBOX } from '../serve/answer-head.js';
 import { endToEnd, upstreamFailure, type UpstreamFailure } from './http.js';
 import { isUnrecorded, queryOf } from './query.js';
 import { createRecorder, type RecorderOptions } from './recorder.js';
@@ -99,6 +99,9 @@ export function createProxy(options: ProxyOptions): ProxyHook {
       const head = endToEnd(answer.headers);
       head[PROXIED_HEADER] = target;
       if (cors) for (const [name, value] of corsHeaders(ENDPOINT_CORS)) head[name.toLowerCase()] ??= value;
+      // A comma joins policies into a list, each enforced: upstream's cannot lift the sandbox.
+      const theirs = head['content-security-policy'];
+      head['content-security-policy'] = theirs === undefined ? ENDPOINT_SANDBOX : `${theirs}, ${ENDPOINT_SANDBOX}`;
       res.writeHead(answer.statusCode ?? 502, head);
       const chunks: Buffer[] = [];
       let size = 0;

@@ -10,12 +10,20 @@ export const ENDPOINT_CORS: CorsPolicy = {
   privateNetwork: true,
 };
 
+/**
+ * Every answer under /endpoint/ runs, when a browser shows it as a page, in a sandbox without the
+ * server's origin. An endpoint (imported, recorded, or written by anyone who may write) could otherwise
+ * serve HTML whose script runs as the mock page itself, which the origin gate trusts with the management
+ * API. Sent beside any policy of the endpoint's own (browsers enforce each one), so no record lifts it.
+ */
+export const ENDPOINT_SANDBOX = 'sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads';
+
 // Statuses that never carry content (RFC 9110 15.3.5, 15.3.6, 15.4.5; docs/mock-api.md): the data is not sent.
 export const NO_BODY = new Set([204, 205, 304]);
 
 /**
  * The head of an endpoint's answer as node's flat [name, value, ...] list: content type and
- * length, CORS, then the endpoint's own headers, which win over ours by name.
+ * length, CORS, then the endpoint's own headers, which win over ours by name; the sandbox always.
  */
 export function buildHead(
   status: number,
@@ -41,5 +49,6 @@ export function buildHead(
   // Custom headers are exposed so scripts can read them.
   if (cors) for (const [name, value] of corsHeaders(ENDPOINT_CORS, names)) add(name, value);
   for (const name of names) head.push(name, custom[name]!);
+  head.push('Content-Security-Policy', ENDPOINT_SANDBOX);
   return head;
 }
