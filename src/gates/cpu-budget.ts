@@ -1,5 +1,5 @@
 /**
- * The CPU gate (docs/security-cpu.md): one budget per request for its CPU-heavy work (a template's
+ * The CPU gate (docs/security.md): one budget per request for its CPU-heavy work (a template's
  * rendering, `_like` matching), counted as time measured on the clock, not as steps guessed. Work
  * that runs on this thread checks the budget between its units (a helper call, an item); work that
  * runs on a worker thread is timed by it and stopped at the budget. Past it: CpuBudgetExceeded.

@@ -1,5 +1,5 @@
 /**
- * The memory gate (docs/security-memory.md): one accountant for everything an anonymous client can
+ * The memory gate (docs/security.md): one accountant for everything an anonymous client can
  * make a server keep, charged at what it was measured to cost, against budgets that are flags.
  * Plumbing: imports nothing of the project, so any wing may charge it.
  *
@@ -125,7 +125,7 @@ export class ChargedMap<K, V> extends Map<K, V> {
   }
 }
 
-// ---- What things cost (measured; see docs/security-memory.md for the table) ----
+// ---- What things cost (measured; see docs/security.md for the table) ----
 
 /**
  * An endpoint beyond its texts: the record object, its route, counters, empty log and prepared

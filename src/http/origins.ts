@@ -4,7 +4,7 @@ import { HttpError } from './errors.js';
 import { normalizeOrigin } from '../server/setting-schemas.js';
 
 /**
- * The Origins gate (docs/security-origins.md): the one policy that says which web pages may use a
+ * The Origins gate (docs/security.md): the one policy that says which web pages may use a
  * server's management API. By default the server's own pages and pages on loopback origins; more
  * origins when the user names them. A page not allowed gets no CORS headers, so it cannot read an
  * answer, and its writes are refused with a 403 before anything is read or done: a `text/plain` or

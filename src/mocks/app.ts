@@ -74,7 +74,7 @@ export type MockAppOptions = {
 const API_CORS = { methods: 'GET, PUT, POST, DELETE, OPTIONS' };
 
 /**
- * The Origins gate on everything but /endpoint/* (docs/security-origins.md): the mock page, loopback
+ * The Origins gate on everything but /endpoint/* (docs/security.md): the mock page, loopback
  * pages and `--cors-origin` ones may manage endpoints and read their logs; another page's writes are
  * a 403 before anything is done, and its reads carry no CORS headers, so it cannot read them. Every
  * path, not only /api: the router matches /API/… too.

@@ -12,7 +12,7 @@ const OWNER_CORS = { methods: 'GET, HEAD, PUT, POST, DELETE, OPTIONS', allowHead
 const PUBLIC_METHODS = new Set(['GET', 'HEAD', 'POST', 'OPTIONS']);
 
 /**
- * The bin API under the Origins gate (docs/security-origins.md). JS Bin's API is for pages, so its
+ * The bin API under the Origins gate (docs/security.md). JS Bin's API is for pages, so its
  * public part stays open to `cors.origin` (`*` by default): reading a bin, and saving one where
  * anonymous writes are allowed. What acts as the server's owner is for the server's own pages,
  * loopback pages and `cors.ownerOrigins` only: any request with the key (`Authorization` or

@@ -35,7 +35,7 @@ export const binConfigSchema = object({
     origin: text,
     /**
      * Pages besides the server's own and loopback ones that may use the API as its owner: with the
-     * key, the list of every bin, deletes, templates (the Origins gate, docs/security-origins.md).
+     * key, the list of every bin, deletes, templates (the Origins gate, docs/security.md).
      */
     ownerOrigins: originListSchema,
   }),
