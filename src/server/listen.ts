@@ -17,6 +17,14 @@ export type ListenOptions = {
   requestTimeoutMs?: number;
 };
 
+/**
+ * How long an idle keep-alive connection stays open. Longer than the balancers in front of us keep
+ * one (nginx's upstream keepalive_timeout and AWS load balancers: 60 s), so that they, not we, close
+ * it: a connection we close as a balancer sends on it resets that request, a 502 for a POST
+ * (Node's default, 5 s, did so; seen as ten 502s of 200 saves through a balancer under load).
+ */
+export const KEEP_ALIVE_MS = 65_000;
+
 export async function listen(handler: Handler, port: number, host: string, options: ListenOptions = {}): Promise<RunningServer> {
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   // A slow client that trickles its headers or body is cut off instead of holding a socket forever.
@@ -26,6 +34,7 @@ export async function listen(handler: Handler, port: number, host: string, optio
       requestTimeout,
       headersTimeout: Math.min(20_000, requestTimeout),
       connectionsCheckingInterval: Math.min(1000, requestTimeout / 2),
+      keepAliveTimeout: KEEP_ALIVE_MS,
     },
     handler,
   );

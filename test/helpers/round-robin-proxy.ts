@@ -7,6 +7,9 @@ export type RoundRobinProxy = {
   close(): Promise<void>;
 };
 
+/** How long an upstream connection may stay idle here (Node's own global agent keeps 5 s). */
+const UPSTREAM_IDLE_MS = 5000;
+
 /** The header naming the target (its index in `targets`) that answered through the proxy. */
 export const INSTANCE_HEADER = 'x-instance';
 
@@ -37,7 +40,13 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 export async function startRoundRobinProxy(targets: readonly string[]): Promise<RoundRobinProxy> {
   const upstreams = targets.map((target) => {
     const { hostname, port, host } = new URL(target);
-    return { hostname, port, host, agent: new Agent({ keepAlive: true, maxSockets: 256 }) };
+    // The balancer, not the instance, must be the one to close an idle connection: one the
+    // instance closes while a request is on its way (or while the balancer is too busy to have
+    // read the FIN) resets that request, a 502. `timeout` closes our idle sockets, and only with
+    // it set does Node's Agent honour the instance's "Keep-Alive: timeout=N" (it closes at N − 1 s
+    // when that is sooner); without it, idle sockets were kept until the instance closed them.
+    const agent = new Agent({ keepAlive: true, maxSockets: 256, timeout: UPSTREAM_IDLE_MS });
+    return { hostname, port, host, agent };
   });
   let turn = 0;
 

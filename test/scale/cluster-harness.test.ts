@@ -1,6 +1,11 @@
 import { expect } from 'chai';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { Agent, createServer, get, type IncomingMessage, type Server } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { tempDir } from '../helpers/temp.js';
 import { startCluster, INSTANCE_HEADER, type Cluster } from '../helpers/cluster.js';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../helpers/round-robin-proxy.js';
 
@@ -90,6 +95,105 @@ describe('round-robin proxy (test harness)', () => {
   });
 });
 
+/**
+ * An instance in a process of its own (so its idle timer fires while this one is busy) that closes
+ * a keep-alive connection idle for `keepAliveMs`, as Node's server does, and creates `closedFile`
+ * when it has.
+ */
+async function startIdleClosingTarget(keepAliveMs: number, closedFile: string) {
+  const script = `
+    const { createServer } = require('node:http');
+    const { writeFileSync } = require('node:fs');
+    const server = createServer((req, res) => { req.resume(); req.on('end', () => res.end('target: ' + req.method)); });
+    server.keepAliveTimeout = ${keepAliveMs};
+    server.on('connection', (socket) => socket.on('close', () => writeFileSync(${JSON.stringify(closedFile)}, '')));
+    server.listen(0, '127.0.0.1', () => console.log(server.address().port));
+  `;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [line] = (await once(child.stdout, 'data')) as [Buffer];
+  return { url: `http://127.0.0.1:${Number(line.toString())}`, stop: () => child.kill('SIGKILL') };
+}
+
+/** A keep-alive client on one raw connection: each answer is read whole (sized or chunked) before the next request. */
+function keepAliveClient(socket: Socket) {
+  let buffered = '';
+  const waiting: (() => void)[] = [];
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    buffered += chunk;
+    waiting.splice(0).forEach((wake) => wake());
+  });
+  return {
+    send: (request: string) => socket.write(request),
+    async answer(): Promise<{ status: number; body: string }> {
+      for (;;) {
+        const end = buffered.indexOf('\r\n\r\n');
+        const head = end === -1 ? '' : buffered.slice(0, end);
+        const length = /content-length: (\d+)/i.exec(head)?.[1];
+        const last = /transfer-encoding: chunked/i.test(head) ? buffered.indexOf('\r\n0\r\n\r\n', end) : -1;
+        let body: string | undefined;
+        let rest = 0;
+        if (length !== undefined && buffered.length >= end + 4 + Number(length)) {
+          body = buffered.slice(end + 4, (rest = end + 4 + Number(length)));
+        } else if (last !== -1) {
+          // one chunk is all these answers have: "<size>\r\n<data>\r\n0\r\n\r\n"
+          body = buffered.slice(buffered.indexOf('\r\n', end + 4) + 2, last);
+          rest = last + 7;
+        }
+        if (body !== undefined) {
+          const status = Number(head.slice(9, 12));
+          buffered = buffered.slice(rest);
+          return { status, body };
+        }
+        await new Promise<void>((wake) => waiting.push(wake));
+      }
+    },
+  };
+}
+
+describe('round-robin proxy and an instance closing an idle connection (the keep-alive race)', function () {
+  this.timeout(30_000);
+
+  // Node's server closes a keep-alive connection after keepAliveTimeout (5 s by default) and says so
+  // in "Keep-Alive: timeout=5". A balancer that keeps such a connection longer, and is too busy to
+  // have read the instance's FIN when the next request comes, sends it on the closed connection:
+  // a reset, a 502 (seen under load: ten of 200 saves). Here the balancer is made busy on purpose:
+  // this test blocks its own event loop until the instance (Keep-Alive: timeout=2) has closed the
+  // idle connection.
+  let temp: ReturnType<typeof tempDir>;
+  let target: Awaited<ReturnType<typeof startIdleClosingTarget>> | undefined;
+  let proxy: RoundRobinProxy | undefined;
+  let socket: Socket | undefined;
+  beforeEach(() => {
+    temp = tempDir();
+  });
+  afterEach(async () => {
+    socket?.destroy();
+    await proxy?.close();
+    target?.stop();
+    temp.cleanup();
+  });
+
+  it('does not send a request on a connection the instance closed while the balancer was busy', async () => {
+    const closedFile = join(temp.dir, 'closed');
+    target = await startIdleClosingTarget(2000, closedFile);
+    proxy = await startRoundRobinProxy([target.url]);
+    socket = connect(Number(new URL(proxy.url).port), '127.0.0.1');
+    await once(socket, 'connect');
+    const client = keepAliveClient(socket);
+    client.send('GET /first HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(await client.answer()).to.deep.equal({ status: 200, body: 'target: GET' });
+
+    // The next request reaches the balancer, which gets to it only once the instance, idle for 2 s, has closed.
+    client.send('POST /second HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\nx');
+    const deadline = Date.now() + 20_000;
+    while (!existsSync(closedFile)) {
+      if (Date.now() > deadline) throw new Error('the instance did not close the idle connection');
+    }
+    expect(await client.answer()).to.deep.equal({ status: 200, body: 'target: POST' });
+  });
+});
+
 function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -115,6 +219,17 @@ describe('cluster of serve-bins processes (test harness)', function () {
     const through = [];
     for (let i = 0; i < 4; i++) through.push((await fetch(`${cluster.url}/status`)).headers.get(INSTANCE_HEADER));
     expect(through.sort()).to.deep.equal(['0', '0', '1', '1']);
+  });
+
+  it('keeps an idle connection open longer than a balancer does (nginx and AWS: 60 s), and says so', async () => {
+    const agent = new Agent({ keepAlive: true });
+    try {
+      const [response] = (await once(get(`${cluster.instances[0]!.url}/status`, { agent }), 'response')) as [IncomingMessage];
+      response.resume();
+      expect([response.statusCode, response.headers.connection, response.headers['keep-alive']]).to.deep.equal([200, 'keep-alive', 'timeout=65']);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('allows anonymous saves and keeps answering through the proxy after kill -9 of an instance', async () => {

@@ -17,7 +17,10 @@ export type ServeOptions<S extends Closable> = {
   hostRefusal(message: string): object;
   /** The one start-up line, given the URL it listens on. */
   banner?(url: string, store: S): string;
-  /** Before the server closes: end what would keep connections open (event streams, workers). */
+  /**
+   * Before the server closes, and when it fails to listen: end what open() and handler() started
+   * that would keep connections or the process alive (event streams, workers, file watchers).
+   */
   beforeClose?(): void;
   /** Says what shutdown is doing. */
   log?(message: string): void;
@@ -43,6 +46,9 @@ export async function serveUntilSignal<S extends Closable>(options: ServeOptions
       : handler;
     running = await listen(guarded, options.port, options.host);
   } catch (err) {
+    // Undo what open() and handler() started (file watchers, a --write-db writer, event streams),
+    // as shutdown does: left running, a watcher would keep the process alive after the error.
+    options.beforeClose?.();
     await store.close();
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {
