@@ -1,8 +1,9 @@
 /**
  * json-server's `_like` filters: a regular expression from the query, any case, run by RE2 (no
  * backtracking, so `(a+)+$` is cheap). What a pattern may cost is bounded twice: its program's size
- * is estimated from its text and refused before it is compiled, and the matching runs on a worker
- * thread under the request's CPU budget (like-pool.ts), so no pattern holds up other requests.
+ * is estimated from its text and refused before it is compiled, and the matching runs under the
+ * request's CPU budget: inline when its worst case is small, else on a worker thread (like-pool.ts),
+ * so no pattern holds up other requests.
  */
 import { HttpError } from '../../http/errors.js';
 import { CpuBudgetExceeded, type CpuBudget } from '../../gates/cpu-budget.js';
@@ -49,7 +50,7 @@ export async function filterLike<T>(items: T[], tasks: LikeTask[], budget: CpuBu
   try {
     if (worstWork(tasks) <= INLINE_WORK) {
       const { run } = await import('./like-match.js');
-      reply = run({ id: 0, limitMs: budget.limitMs, count: items.length, tasks });
+      reply = run({ id: 0, limitMs: budget.remainingMs(), count: items.length, tasks });
     } else reply = await runLikeJob({ count: items.length, tasks }, budget, key);
   } catch (err) {
     if (err instanceof CpuBudgetExceeded) throw overBudget(err, key);
