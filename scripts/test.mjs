@@ -53,8 +53,9 @@ function groupsOf(files, wanted) {
 
 const seconds = (ms) => (ms >= 60_000 ? `${Math.floor(ms / 60_000)}m${Math.round((ms % 60_000) / 1000)}s` : `${(ms / 1000).toFixed(1)}s`);
 
-// --exit: a group ends when its tests have, even if a test left a child process or socket open (one in the
-// mocks group was seen to keep its mocha alive after the last test); such a leak is a defect to find, not a hang.
+// --exit: a group ends when its tests have, even if a test left a socket or timer open. Processes a test
+// left are stopped and reported by the root hooks (test/helpers/root-hooks.ts); --exit keeps any other
+// leak from turning into a run that never ends.
 function runGroup(name, files, timingsFile) {
   const started = performance.now();
   const child = spawn(

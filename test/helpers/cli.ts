@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { track } from './children.js';
 import { tempDir } from './temp.js';
 
 export const CLI = fileURLToPath(new URL('../../bin/snippetkit.js', import.meta.url));
@@ -12,6 +13,7 @@ export type CliResult = { code: number | null; signal: NodeJS.Signals | null; st
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, input?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { env: { ...cleanEnv(), ...env } });
+    track(child, `snippetkit ${args.join(' ')}`);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -33,6 +35,7 @@ export type RunningCli = {
 /** Starts `snippetkit ...args` and leaves it running (for --follow and other long-lived commands). */
 export function spawnCli(args: string[], env: NodeJS.ProcessEnv = {}): RunningCli {
   const child = spawn(process.execPath, [CLI, ...args], { env: { ...cleanEnv(), ...env } });
+  track(child, `snippetkit ${args.join(' ')}`);
   let stdout = '';
   let stderr = '';
   const waiters = new Set<() => void>();
@@ -86,6 +89,7 @@ export function startServerProcess(
     const command = [process.execPath, CLI, ...args];
     if (dieWithTests) command.unshift('setpriv', '--pdeathsig=KILL', '--');
     const child = spawn(command[0]!, command.slice(1), { env: { ...cleanEnv(), ...env } });
+    track(child, `snippetkit ${args.join(' ')}`);
     let stdout = '';
     let stderr = '';
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
