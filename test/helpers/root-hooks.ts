@@ -1,23 +1,16 @@
-import { stopLeftovers, testStarted } from './children.js';
+import { runEnded, testEnded, testStarting } from './children.js';
 
-// Loaded by mocha for every run (.mocharc.json `require`): see children.ts.
-const leaks: string[] = [];
-
+// Loaded by mocha for every run (.mocharc.json `require`): see children.ts. Leaks are told at the end of
+// the run: a failing root hook would skip every test after it.
 export const mochaHooks = {
-  beforeEach() {
-    testStarted();
+  async beforeEach(this: Mocha.Context) {
+    if (this.currentTest) await testStarting(this.currentTest);
   },
   async afterEach(this: Mocha.Context) {
-    const left = await stopLeftovers('test');
-    // After a failure the test never got to its stop(): killing is the cleanup. After a pass it is a
-    // leak, told at the end of the run (a failing root hook here would skip every test after it).
-    if (left.length > 0 && this.currentTest?.state === 'passed') {
-      leaks.push(`"${this.currentTest.fullTitle()}" left running: ${left.join('; ')}`);
-    }
+    if (this.currentTest) await testEnded(this.currentTest);
   },
   async afterAll() {
-    const left = await stopLeftovers('suite');
-    if (left.length > 0) leaks.push(`the suites' hooks left running: ${left.join('; ')}`);
+    const leaks = await runEnded();
     if (leaks.length > 0) throw new Error(`tests that passed left processes running:\n${leaks.join('\n')}`);
   },
 };
