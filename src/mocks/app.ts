@@ -4,7 +4,7 @@ import { originGate, originPolicy } from '../http/origins.js';
 import { isUnder } from '../http/under.js';
 import type { Handler } from '../server/listen.js';
 import { silentLogger, type Logger } from '../server/logger.js';
-import { DEFAULT_MAX_REQUEST_CPU } from '../gates/cpu-budget.js';
+import { MOCK_DEFAULTS } from './config/defaults.js';
 import { apiRouter, type ApiOptions } from './api.js';
 import { RequestFeed } from './log/feed.js';
 import { createProxy, type ProxySettings } from './proxy/proxy.js';
@@ -45,16 +45,16 @@ export type MockConfig = {
 };
 
 export const DEFAULT_MOCK_CONFIG: MockConfig = {
-  maxDelay: 60_000,
-  maxBody: 1024 * 1024,
-  cors: true,
+  maxDelay: MOCK_DEFAULTS.maxDelay,
+  maxBody: MOCK_DEFAULTS.maxBody,
+  cors: MOCK_DEFAULTS.cors,
   corsOrigins: [],
   trustProxy: false,
   assets: DEFAULT_ASSETS,
   eventKeepAliveMs: 15_000,
   maxEventStreams: 1000,
   maxHangs: 1000,
-  maxRequestCpu: DEFAULT_MAX_REQUEST_CPU,
+  maxRequestCpu: MOCK_DEFAULTS.maxRequestCpu,
 };
 
 export type MockAppOptions = {

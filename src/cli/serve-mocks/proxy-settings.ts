@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DEFAULT_PROXY_CONNECTIONS, type ProxySettings } from '../../mocks/proxy/proxy.js';
+import { MOCK_DEFAULTS } from '../../mocks/config/defaults.js';
+import type { ProxySettings } from '../../mocks/proxy/proxy.js';
 import { CliError, EXIT } from '../common/errors.js';
 
 const PROXY_URL = 'an http or https URL such as https://api.example.com or http://localhost:3000/v1';
@@ -28,7 +29,7 @@ export function proxySettings(settings: ProxyFlags): ProxySettings | undefined {
   return {
     target: proxy.replace(/\/$/, ''),
     timeoutMs: proxyTimeout,
-    maxConnections: DEFAULT_PROXY_CONNECTIONS,
+    maxConnections: MOCK_DEFAULTS.proxyConnections,
     record,
     recordCookies,
     // What the API would accept as an endpoint is what a recording may hold.

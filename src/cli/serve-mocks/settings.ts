@@ -1,9 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_MOCK_CONFIG } from '../../mocks/app.js';
-import { DEFAULT_MAX_LOG_BYTES } from '../../mocks/log/budget.js';
-import { DEFAULT_LOG_SIZE } from '../../mocks/log/request-log.js';
-import { DEFAULT_MAX_ENDPOINTS } from '../../mocks/store/store.js';
-import { DEFAULT_MEMORY_LIMITS } from '../../gates/memory-budget.js';
+import { MOCK_DEFAULTS } from '../../mocks/config/defaults.js';
 import {
   flagSchema,
   hostNamesSchema,
@@ -15,7 +11,6 @@ import {
   wholeNumberSchema,
 } from '../../server/setting-schemas.js';
 import { CliError, EXIT } from '../common/errors.js';
-import { DEFAULT_PROXY_TIMEOUT } from '../../mocks/proxy/proxy.js';
 import { proxyTimeoutSchema, proxyUrlSchema } from './proxy-settings.js';
 import { storeUrlSchema } from '../../store/store-url.js';
 import { layerSettings, refuseBoth, refuseUnknownVariables, validateSettings, type FlatSetting } from '../start/settings.js';
@@ -104,34 +99,34 @@ const SETTINGS: FlatSetting[] = [
   { key: 'openapi', flag: '--openapi', env: 'SNIPPETKIT_MOCK_OPENAPI', fallback: undefined },
   { key: 'db', flag: '--db', env: 'SNIPPETKIT_MOCK_DB', fallback: undefined },
   { key: 'writeDb', flag: '--write-db', env: 'SNIPPETKIT_MOCK_WRITE_DB', fallback: false },
-  { key: 'maxDelay', flag: '--max-delay', env: 'SNIPPETKIT_MOCK_MAX_DELAY', fallback: DEFAULT_MOCK_CONFIG.maxDelay },
-  { key: 'maxBody', flag: '--max-body', env: 'SNIPPETKIT_MOCK_MAX_BODY', fallback: DEFAULT_MOCK_CONFIG.maxBody },
-  { key: 'logSize', flag: '--log-size', env: 'SNIPPETKIT_MOCK_LOG_SIZE', fallback: DEFAULT_LOG_SIZE },
+  { key: 'maxDelay', flag: '--max-delay', env: 'SNIPPETKIT_MOCK_MAX_DELAY', fallback: MOCK_DEFAULTS.maxDelay },
+  { key: 'maxBody', flag: '--max-body', env: 'SNIPPETKIT_MOCK_MAX_BODY', fallback: MOCK_DEFAULTS.maxBody },
+  { key: 'logSize', flag: '--log-size', env: 'SNIPPETKIT_MOCK_LOG_SIZE', fallback: MOCK_DEFAULTS.logSize },
   {
     key: 'maxEndpoints',
     flag: '--max-endpoints',
     env: 'SNIPPETKIT_MOCK_MAX_ENDPOINTS',
-    fallback: DEFAULT_MAX_ENDPOINTS,
+    fallback: MOCK_DEFAULTS.maxEndpoints,
   },
   {
     key: 'maxLogBytes',
     flag: '--max-log-bytes',
     env: 'SNIPPETKIT_MOCK_MAX_LOG_BYTES',
-    fallback: DEFAULT_MAX_LOG_BYTES,
+    fallback: MOCK_DEFAULTS.maxLogBytes,
   },
   {
     key: 'maxStoreBytes',
     flag: '--max-store-bytes',
     env: 'SNIPPETKIT_MOCK_MAX_STORE_BYTES',
-    fallback: DEFAULT_MEMORY_LIMITS.records,
+    fallback: MOCK_DEFAULTS.maxStoreBytes,
   },
   {
     key: 'maxRequestCpu',
     flag: '--max-request-cpu',
     env: 'SNIPPETKIT_MOCK_MAX_REQUEST_CPU',
-    fallback: DEFAULT_MOCK_CONFIG.maxRequestCpu,
+    fallback: MOCK_DEFAULTS.maxRequestCpu,
   },
-  { key: 'cors', flag: '--no-cors', env: 'SNIPPETKIT_MOCK_CORS', fallback: DEFAULT_MOCK_CONFIG.cors },
+  { key: 'cors', flag: '--no-cors', env: 'SNIPPETKIT_MOCK_CORS', fallback: MOCK_DEFAULTS.cors },
   { key: 'corsOrigins', flag: '--cors-origin', env: 'SNIPPETKIT_MOCK_CORS_ORIGIN', fallback: [] },
   { key: 'trustProxy', flag: '--trust-proxy', env: 'SNIPPETKIT_MOCK_TRUST_PROXY', fallback: false },
   { key: 'allowedHosts', flag: '--allowed-host', env: 'SNIPPETKIT_MOCK_ALLOWED_HOSTS', fallback: [] },
@@ -140,7 +135,7 @@ const SETTINGS: FlatSetting[] = [
     key: 'proxyTimeout',
     flag: '--proxy-timeout',
     env: 'SNIPPETKIT_MOCK_PROXY_TIMEOUT',
-    fallback: DEFAULT_PROXY_TIMEOUT,
+    fallback: MOCK_DEFAULTS.proxyTimeout,
   },
   { key: 'record', flag: '--record', env: 'SNIPPETKIT_MOCK_RECORD', fallback: false },
   { key: 'recordCookies', flag: '--record-cookies', env: 'SNIPPETKIT_MOCK_RECORD_COOKIES', fallback: false },

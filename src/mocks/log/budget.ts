@@ -1,8 +1,6 @@
-import { DEFAULT_MEMORY_LIMITS, MemoryAccount } from '../../gates/memory-budget.js';
+import { MemoryAccount } from '../../gates/memory-budget.js';
 
 /** The most bytes all request logs hold together, in memory and in the data file (`--max-log-bytes`). */
-export const DEFAULT_MAX_LOG_BYTES = DEFAULT_MEMORY_LIMITS.logs;
-
 /** What the budget needs of a log: its numbering, and a way to drop its oldest entry. */
 export type BudgetedLog = {
   /** The number of the newest entry. */

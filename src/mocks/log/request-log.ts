@@ -4,7 +4,6 @@ import { keptCost, savedCost } from './entry-cost.js';
 import type { Answered } from '../record/record.js';
 
 /** How many requests each endpoint remembers by default (`--log-size`), and how much of each body. */
-export const DEFAULT_LOG_SIZE = 100;
 export const LOG_BODY_BYTES = 64 * 1024;
 
 /** One request an endpoint received: what a webhook sender actually sent, and which answer it got. */

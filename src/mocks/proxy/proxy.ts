@@ -25,9 +25,6 @@ export type ProxySettings = {
   save?: RecorderOptions['save'];
 };
 
-export const DEFAULT_PROXY_TIMEOUT = 30_000;
-export const DEFAULT_PROXY_CONNECTIONS = 100;
-
 export type ProxyOptions = ProxySettings & {
   store: MockStore;
   logger: Logger;

@@ -2,10 +2,10 @@ import { createKeyQueue } from '../../store/key-queue.js';
 import { openSharedEngine } from '../../store/shared-engine.js';
 import type { MockInput, StoredMock } from '../record/record.js';
 import { silentLogger, type Logger } from '../../server/logger.js';
-import { DEFAULT_MAX_LOG_BYTES } from '../log/budget.js';
-import { ChargedMap, DEFAULT_MEMORY_LIMITS, MemoryBudget } from '../../gates/memory-budget.js';
+import { ChargedMap, MemoryBudget } from '../../gates/memory-budget.js';
 import { recordCost } from '../record/cost.js';
-import { DEFAULT_LOG_SIZE, type LoggedRequest } from '../log/request-log.js';
+import type { LoggedRequest } from '../log/request-log.js';
+import { MOCK_DEFAULTS } from '../config/defaults.js';
 import { DEFAULT_FLUSH_MS, openStatsJournal } from '../engines/stats-journal.js';
 import { RouteTable, type Lookup } from './route-table.js';
 import { createSourceSync, type SourceChange } from './source-sync.js';
@@ -86,15 +86,12 @@ export type MockStoreOptions = {
   preload?: (store: MockStore) => Promise<void>;
 };
 
-/** Anyone who reaches the port may create endpoints, and each holds a log: a cap bounds memory and the file. */
-export const DEFAULT_MAX_ENDPOINTS = 10_000;
-
 export const DEFAULT_STORE_OPTIONS: MockStoreOptions = {
-  logSize: DEFAULT_LOG_SIZE,
-  maxLogBytes: DEFAULT_MAX_LOG_BYTES,
+  logSize: MOCK_DEFAULTS.logSize,
+  maxLogBytes: MOCK_DEFAULTS.maxLogBytes,
   flushMs: DEFAULT_FLUSH_MS,
-  maxEndpoints: DEFAULT_MAX_ENDPOINTS,
-  maxStoreBytes: DEFAULT_MEMORY_LIMITS.records,
+  maxEndpoints: MOCK_DEFAULTS.maxEndpoints,
+  maxStoreBytes: MOCK_DEFAULTS.maxStoreBytes,
   logger: silentLogger,
 };
 

@@ -1,0 +1,29 @@
+import { DEFAULT_MAX_REQUEST_CPU } from '../../gates/cpu-budget.js';
+import { DEFAULT_MEMORY_LIMITS } from '../../gates/memory-budget.js';
+
+/**
+ * The defaults of the mock server's flags. The app, the store, the logs and the proxy take theirs from
+ * here, and so does `serve-mocks`, which reads its flags before it loads any of them.
+ */
+export const MOCK_DEFAULTS = {
+  /** The longest delay an endpoint may ask for, in milliseconds (--max-delay). */
+  maxDelay: 60_000,
+  /** The largest request body read, in bytes (--max-body). */
+  maxBody: 1024 * 1024,
+  /** Access-Control-Allow-Origin: * on endpoint answers (--no-cors). */
+  cors: true,
+  /** Requests kept in each endpoint's log (--log-size). */
+  logSize: 100,
+  /** Anyone who reaches the port may create endpoints, and each holds a log: a cap bounds memory and the file. */
+  maxEndpoints: 10_000,
+  /** Bytes all request logs may hold together (--max-log-bytes). */
+  maxLogBytes: DEFAULT_MEMORY_LIMITS.logs,
+  /** Bytes endpoint records may hold together (--max-store-bytes). */
+  maxStoreBytes: DEFAULT_MEMORY_LIMITS.records,
+  /** CPU one request's templates or `_like` filters may take, in milliseconds (--max-request-cpu). */
+  maxRequestCpu: DEFAULT_MAX_REQUEST_CPU,
+  /** How long a proxied request may take, in milliseconds (--proxy-timeout). */
+  proxyTimeout: 30_000,
+  /** Connections the proxy keeps open to its target at most. */
+  proxyConnections: 100,
+} as const;
