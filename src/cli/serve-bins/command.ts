@@ -28,7 +28,11 @@ Examples:
   $ SNIPPETKIT_OWNERSHIP_API_KEY=secret snippetkit serve-bins`,
     )
     .action(async (flags: ServeBinsFlags) => {
+      // The flags and the config are checked before the server is loaded: a mistake is answered in a blink.
+      const { loadBinConfig, loadServeBinsSettings } = await import('./config.js');
+      const config = loadBinConfig(flags.config);
+      const settings = loadServeBinsSettings(flags);
       const { startBinServer } = await import('./start.js');
-      await startBinServer(flags);
+      await startBinServer(flags, config, settings);
     });
 }

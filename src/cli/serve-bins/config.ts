@@ -76,7 +76,9 @@ const SERVE_SETTINGS: FlatSetting[] = [
   { key: 'allowedHosts', flag: '--allowed-host', env: 'SNIPPETKIT_ALLOWED_HOSTS', fallback: [] },
 ];
 
-export function loadServeBinsSettings(flags: ServeBinsFlags, env: NodeJS.ProcessEnv): z.output<typeof serveSchema> {
+export type ServeBinsSettings = z.output<typeof serveSchema>;
+
+export function loadServeBinsSettings(flags: ServeBinsFlags, env: NodeJS.ProcessEnv = process.env): ServeBinsSettings {
   const { value, sources } = layerSettings(SERVE_SETTINGS, { ...flags, allowedHosts: flags.allowedHost }, env);
   const settings = validateSettings(serveSchema, value, sources);
   refuseBoth(settings, sources, 'data', 'store', 'where the bins are');

@@ -6,15 +6,13 @@ import { createLiveHub } from '../../bins/live/hub.js';
 import { openSharedBinStore } from '../../bins/store/shared-store.js';
 import { openBinStore } from '../../bins/store/store.js';
 import { defaultDataFile } from '../../store/data-file.js';
-import { loadBinConfig, loadServeBinsSettings } from './config.js';
 import { consoleLogger } from '../start/console-logger.js';
 import { isLoopback } from '../../server/loopback.js';
 import { serveUntilSignal } from '../start/serve.js';
-import type { ServeBinsFlags } from './config.js';
+import type { ServeBinsFlags, ServeBinsSettings } from './config.js';
 
-export async function startBinServer(flags: ServeBinsFlags, env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const config = loadBinConfig(flags.config, env);
-  const { port, data, store: shared, allowedHosts } = loadServeBinsSettings(flags, env);
+export async function startBinServer(flags: ServeBinsFlags, config: BinConfig, settings: ServeBinsSettings): Promise<void> {
+  const { port, data, store: shared, allowedHosts } = settings;
   const cache = { heads: config.cache.heads, revisionBytes: config.cache.revisionsMB * 1024 * 1024 };
   const logger = consoleLogger(flags.quiet);
   // Made here, not by the app, so shutdown can end open event streams and stop compile children.

@@ -82,7 +82,10 @@ Examples:
   $ snippetkit serve-mocks --proxy http://localhost:3000/v1 --proxy-timeout 5000`,
     )
     .action(async (flags: ServeMocksFlags) => {
+      // The flags are checked before the server is loaded: a mistake is answered in a blink.
+      const { loadMockSettings } = await import('./settings.js');
+      const settings = loadMockSettings(flags);
       const { startMockServer } = await import('./start.js');
-      await startMockServer(flags);
+      await startMockServer(flags, settings);
     });
 }

@@ -8,17 +8,15 @@ import type { RecordShape } from '../../mocks/proxy/recorder.js';
 import { defaultDataFile } from '../../store/data-file.js';
 import { isLoopback } from '../../server/loopback.js';
 import { consoleLogger } from '../start/console-logger.js';
-import { loadMockSettings } from './settings.js';
 import { proxySettings } from './proxy-settings.js';
 import { writeRecordFile } from './record-file.js';
 import { serveUntilSignal } from '../start/serve.js';
-import type { ServeMocksFlags } from './settings.js';
+import type { MockSettings, ServeMocksFlags } from './settings.js';
 import { openDirSource, type DirOption } from './dir-option.js';
 import { openOpenapiSource } from './openapi-option.js';
 import { openDbSource } from './db-option.js';
 
-export async function startMockServer(flags: ServeMocksFlags, env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const settings = loadMockSettings(flags, env);
+export async function startMockServer(flags: ServeMocksFlags, settings: MockSettings): Promise<void> {
   const logger = consoleLogger(flags.quiet);
   const { maxDelay, maxBody, cors, corsOrigins, trustProxy, logSize, maxEndpoints, maxLogBytes, maxStoreBytes, maxRequestCpu } = settings;
   const feed = new RequestFeed();
