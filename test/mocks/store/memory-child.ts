@@ -29,8 +29,18 @@ const report = (gc: boolean): ChildReport => {
   return { bytes: heapUsed + arrayBuffers, accounts, hits };
 };
 
+/**
+ * The connections that hold a request: idle keep-alive ones are closed first. A socket the server has
+ * ended stays counted until it is gone.
+ */
+const busyConnections = () => {
+  running.server.closeIdleConnections();
+  running.server.getConnections((err, count) => process.send!({ connections: err ? -1 : count }));
+};
+
 process.on('message', (message: string) => {
   if (message === 'report' || message === 'count') process.send!(report(message === 'report'));
+  else if (message === 'connections') busyConnections();
   else if (message === 'stop') {
     void running.close(0).then(async () => {
       await store.close();
