@@ -2,8 +2,8 @@ import { DEFAULT_MAX_REQUEST_CPU } from '../../gates/cpu-budget.js';
 import { DEFAULT_MEMORY_LIMITS } from '../../gates/memory-budget.js';
 
 /**
- * The defaults of the mock server's flags. The app, the store, the logs and the proxy take theirs from
- * here, and so does `serve-mocks`, which reads its flags before it loads any of them.
+ * The defaults of the mock server's flags. The app and the store take theirs from here, and so does
+ * `serve-mocks` (the proxy's among them), which reads its flags before it loads either.
  */
 export const MOCK_DEFAULTS = {
   /** The longest delay an endpoint may ask for, in milliseconds (--max-delay). */
@@ -16,7 +16,7 @@ export const MOCK_DEFAULTS = {
   logSize: 100,
   /** Anyone who reaches the port may create endpoints, and each holds a log: a cap bounds memory and the file. */
   maxEndpoints: 10_000,
-  /** Bytes all request logs may hold together (--max-log-bytes). */
+  /** Bytes all request logs hold together, in memory and in the data file (--max-log-bytes). */
   maxLogBytes: DEFAULT_MEMORY_LIMITS.logs,
   /** Bytes endpoint records may hold together (--max-store-bytes). */
   maxStoreBytes: DEFAULT_MEMORY_LIMITS.records,

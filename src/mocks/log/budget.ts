@@ -1,6 +1,5 @@
 import { MemoryAccount } from '../../gates/memory-budget.js';
 
-/** The most bytes all request logs hold together, in memory and in the data file (`--max-log-bytes`). */
 /** What the budget needs of a log: its numbering, and a way to drop its oldest entry. */
 export type BudgetedLog = {
   /** The number of the newest entry. */

@@ -3,7 +3,7 @@ import type { BudgetedLog, LogBudget } from './budget.js';
 import { keptCost, savedCost } from './entry-cost.js';
 import type { Answered } from '../record/record.js';
 
-/** How many requests each endpoint remembers by default (`--log-size`), and how much of each body. */
+/** How much of each request's body a log keeps. */
 export const LOG_BODY_BYTES = 64 * 1024;
 
 /** One request an endpoint received: what a webhook sender actually sent, and which answer it got. */
