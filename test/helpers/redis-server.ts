@@ -31,14 +31,14 @@ export async function spawnRedis(): Promise<RedisServer> {
   let server: ServerProcess | undefined = await launch();
   const url = `redis://127.0.0.1:${port}`;
 
-  const stop = async (): Promise<void> => {
-    await server?.stop('SIGTERM');
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<void> => {
+    await server?.stop(signal);
     server = undefined;
   };
   return {
     url,
     port,
-    stop,
+    stop: () => stop(),
     async start() {
       if (server) throw new Error('this Redis is running already');
       server = await launch();
@@ -57,7 +57,8 @@ export async function spawnRedis(): Promise<RedisServer> {
       }
     },
     async remove() {
-      await stop();
+      // Nothing it holds is kept, so there is nothing to shut down cleanly for.
+      await stop('SIGKILL');
       folder.remove();
     },
   };

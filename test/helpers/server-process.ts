@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { constants } from 'node:os';
-import { tempDir } from './temp.js';
+import { SERVER_TEMP, tempDir } from './temp.js';
 
 /** A port nobody listens on now, from the OS (the servers cannot take port 0 themselves). */
 export async function freePort(): Promise<number> {
@@ -54,7 +54,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 
 /** A temp folder for a server's files, removed by remove() or when this process ends. */
 export function serverFolder(prefix: string): { dir: string; remove(): void } {
-  const { dir, cleanup } = tempDir(prefix);
+  const { dir, cleanup } = tempDir(prefix, SERVER_TEMP);
   folders.add(dir);
   return {
     dir,
