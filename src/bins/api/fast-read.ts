@@ -41,7 +41,8 @@ export function fastApiReads(store: BinStore, config: BinConfig, fallback: Handl
     return { ...answer, notModified: head, head: [...head, 'Content-Length', String(answer.json.length)] };
   };
   // Each kept revision's answer, made once: revisions never change, and the store gives the same object
-  // while it keeps it (so this holds no more than the store's revision cache does).
+  // while it keeps it, so an answer lives as long as its revision is kept (its bytes are not counted
+  // in cache.revisionsMB: about half as much again as the revision's own).
   const prepared = new WeakMap<StoredRevision, Prepared>();
   const answerFor = (revision: StoredRevision | undefined): Prepared => {
     if (!revision) return notFound;
