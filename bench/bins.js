@@ -37,7 +37,8 @@ async function reads(dir) {
   try {
     const rows = [];
     for (const [title, path, target] of [
-      ['bin GET /api/:bin (100 k revs)', '/api/fill5000'],
+      ['bin GET /api/:bin (100 k revs)', '/api/fill5000', '≥ 0.8'],
+      ['bin GET /api/:bin/:rev (100 k revs)', '/api/fill5000/3', '≥ 0.8'],
       ['bin GET /:bin output, latest (100 k revs)', '/fill5000', '≥ 0.6'],
       ['bin GET /:bin/:rev output (100 k revs)', '/fill5000/3', '≥ 0.75'],
     ]) {

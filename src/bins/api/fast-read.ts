@@ -2,10 +2,10 @@ import fresh from 'fresh';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { corsHeaders, type CorsPolicy } from '../../http/cors.js';
 import type { Handler } from '../../server/listen.js';
-import { readAnswer, type ReadAnswer } from './read.js';
+import { NOT_FOUND, parseRev, revisionAnswer, type ReadAnswer } from './read.js';
 import type { BinConfig } from '../config/config.js';
-import { ID_CHARS, REV_CHARS } from '../addresses/ids.js';
-import type { BinStore } from '../store/store.js';
+import { ID_CHARS, normalizeId, REV_CHARS } from '../addresses/ids.js';
+import type { BinStore, StoredRevision } from '../store/store.js';
 
 // Only what no earlier Koa middleware claims: a revision that is a number or `latest` (so not
 // /live or /console), no query string (so no api_key), percent-free ids (so no decoding).
@@ -28,12 +28,33 @@ export function apiCorsPolicy(config: BinConfig): CorsPolicy {
 /**
  * GET and HEAD of /api/:bin[/:rev] by anonymous readers, answered before Koa's middleware chain:
  * the hot read path (Koa alone reached 0.45x a bare node:http server; measured in bench/bins.js).
- * It sends what the Koa route sends (readAnswer, the same CORS headers); anything else, a key
- * included, and any failure are left to `fallback`, the Koa app, which then answers in full.
+ * It sends what the Koa route sends (readAnswer's answers, the same CORS headers); anything else, a
+ * key included, and any failure are left to `fallback`, the Koa app, which then answers in full.
  */
 export function fastApiReads(store: BinStore, config: BinConfig, fallback: Handler): Handler {
   const anonymousRead = config.api.allowAnonymousRead || config.api.allowAnonymousReadWrite;
-  const cors = apiCorsPolicy(config);
+  const cors = corsHeaders(apiCorsPolicy(config)).flat();
+  // The headers the Koa route sends, in the order this path always sent them, as writeHead's flat list.
+  const prepare = (answer: ReadAnswer): Prepared => {
+    const head = [...cors, 'Content-Type', 'application/json; charset=utf-8'];
+    if (answer.etag) head.push('ETag', answer.etag);
+    return { ...answer, notModified: head, head: [...head, 'Content-Length', String(answer.json.length)] };
+  };
+  // Each kept revision's answer, made once: revisions never change, and the store gives the same object
+  // while it keeps it, so an answer lives as long as its revision is kept (its bytes are not counted
+  // in cache.revisionsMB: about half as much again as the revision's own).
+  const prepared = new WeakMap<StoredRevision, Prepared>();
+  const answerFor = (revision: StoredRevision | undefined): Prepared => {
+    if (!revision) return notFound;
+    let answer = prepared.get(revision);
+    if (!answer) {
+      answer = prepare(revisionAnswer(revision));
+      prepared.set(revision, answer);
+    }
+    return answer;
+  };
+  const notFound = prepare(NOT_FOUND);
+
   return (req, res) => {
     const match =
       anonymousRead &&
@@ -43,27 +64,38 @@ export function fastApiReads(store: BinStore, config: BinConfig, fallback: Handl
         ? READ.exec(req.url ?? '')
         : null;
     if (!match || NOT_BINS.has(match[1]!.toLowerCase())) return fallback(req, res);
-    readAnswer(store, match[1]!, match[2]).then(
-      (answer) => send(req, res, answer, cors),
+    const bin = normalizeId(match[1]!);
+    const rev = parseRev(match[2]);
+    // From memory when kept, with no promise; otherwise the store is read (and keeps what it read).
+    const kept = bin && store.peek(bin, rev);
+    if (kept) {
+      let answer: Prepared;
+      try {
+        answer = answerFor(kept);
+      } catch {
+        return fallback(req, res); // as a failed read below: Koa answers it in full
+      }
+      return send(req, res, answer);
+    }
+    (bin ? store.get(bin, rev) : Promise.resolve(undefined)).then(answerFor).then(
+      (answer) => !res.destroyed && send(req, res, answer),
       () => fallback(req, res),
     );
   };
 }
 
-function send(req: IncomingMessage, res: ServerResponse, { status, json, etag }: ReadAnswer, cors: CorsPolicy): void {
-  if (res.destroyed) return;
-  const headers: Record<string, string | number> = {
-    ...Object.fromEntries(corsHeaders(cors)),
-    'Content-Type': 'application/json; charset=utf-8',
-    ...(etag && { ETag: etag }),
-  };
-  // The `fresh` check Koa's ctx.fresh makes, so both paths answer a revalidation alike.
-  if (etag && fresh(req.headers, { etag })) {
-    res.writeHead(304, headers);
+/** An answer with its heads prepared for writeHead: the full one, and a 304's (no Content-Length). */
+type Prepared = ReadAnswer & { head: string[]; notModified: string[] };
+
+function send(req: IncomingMessage, res: ServerResponse, { status, json, etag, head, notModified }: Prepared): void {
+  const { headers } = req;
+  // The `fresh` check Koa's ctx.fresh makes, so both paths answer a revalidation alike (fresh is false
+  // at once without either header).
+  if (etag && (headers['if-none-match'] || headers['if-modified-since']) && fresh(headers, { etag })) {
+    res.writeHead(304, notModified);
     res.end();
     return;
   }
-  headers['Content-Length'] = Buffer.byteLength(json);
-  res.writeHead(status, headers);
+  res.writeHead(status, head);
   res.end(req.method === 'HEAD' ? undefined : json);
 }

@@ -1,10 +1,10 @@
 import { normalizeId } from '../addresses/ids.js';
 import type { BinStore, StoredRevision } from '../store/store.js';
 
-/** A finished answer to GET /api/:bin[/:rev]: the status, the JSON text to send and its ETag. */
-export type ReadAnswer = { status: number; json: string; etag?: string };
+/** A finished answer to GET /api/:bin[/:rev]: the status, the JSON to send and its ETag. */
+export type ReadAnswer = { status: number; json: Buffer; etag?: string };
 
-export const NOT_FOUND_JSON = '{"error":"not found"}';
+export const NOT_FOUND: ReadAnswer = { status: 404, json: Buffer.from('{"error":"not found"}') };
 
 /**
  * JS Bin's revision rule: a positive integer names a revision; anything else (`latest`, `0`, `foo`)
@@ -37,8 +37,12 @@ export function revisionBody(revision: StoredRevision) {
 export async function readAnswer(store: BinStore, rawBin: string, rawRev: string | undefined): Promise<ReadAnswer> {
   const bin = normalizeId(rawBin);
   const revision = bin && (await store.get(bin, parseRev(rawRev)));
-  if (!revision) return { status: 404, json: NOT_FOUND_JSON };
-  return { status: 200, json: JSON.stringify(revisionBody(revision)), etag: revisionTag(revision) };
+  return revision ? revisionAnswer(revision) : NOT_FOUND;
+}
+
+/** The answer that sends `revision`. */
+export function revisionAnswer(revision: StoredRevision): ReadAnswer {
+  return { status: 200, json: Buffer.from(JSON.stringify(revisionBody(revision))), etag: revisionTag(revision) };
 }
 
 /**

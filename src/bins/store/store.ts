@@ -25,7 +25,10 @@ export interface BinStore extends TemplateStore {
   readonly relay?: Relay;
   /** A revision, or the latest when `rev` is undefined; undefined when there is none. */
   get(bin: string, rev?: number): Promise<StoredRevision | undefined>;
-  /** `get` answered from memory alone, synchronously: undefined also when the head or the revision is not kept. */
+  /**
+   * `get` answered from memory alone, synchronously: undefined also when the head or the revision is not kept.
+   * Both give the kept object itself, the same one while it stays kept (callers may key what they derive by it).
+   */
   peek(bin: string, rev?: number): StoredRevision | undefined;
   /**
    * Appends a revision, to `bin` (claimed if new) or to a fresh random id when `bin` is undefined.
@@ -93,7 +96,7 @@ export function createBinStore(engine: BinEngine, cache: CacheLimits = DEFAULT_C
   // Revisions never change; heads change through append/remove below, which update the cache, and
   // through other instances' writes, whose notices (engine.changes) drop what they changed.
   const heads = boundedCache<Head>({ max: cache.heads }, cache.heads);
-  const revisions = boundedCache<Revision>(
+  const revisions = boundedCache<StoredRevision>(
     {
       maxSize: cache.revisionBytes,
       sizeCalculation: (r) => 2 * (r.html.length + r.javascript.length + r.css.length) + 256,
@@ -160,13 +163,13 @@ export function createBinStore(engine: BinEngine, cache: CacheLimits = DEFAULT_C
 
   async function readRevision(bin: string, rev: number): Promise<StoredRevision | undefined> {
     const key = revKey(bin, rev);
-    let revision = revisions.get(key);
-    if (!revision) {
-      const before = epoch;
-      revision = await engine.revision(bin, rev);
-      if (revision && mayKeep(before)) revisions.set(key, revision);
-    }
-    return revision && { ...revision, bin, rev };
+    const kept = revisions.get(key);
+    if (kept) return kept;
+    const before = epoch;
+    const found = await engine.revision(bin, rev);
+    const revision = found && { ...found, bin, rev };
+    if (revision && mayKeep(before)) revisions.set(key, revision);
+    return revision;
   }
 
   /**
@@ -174,13 +177,13 @@ export function createBinStore(engine: BinEngine, cache: CacheLimits = DEFAULT_C
    * the head it was built on goes too, since it is behind the store now (no notice of our own write
    * will come to drop it).
    */
-  function kept(bin: string, head: Head | undefined, noticesBefore: number, revision?: Revision) {
+  function kept(bin: string, head: Head | undefined, noticesBefore: number, revision?: StoredRevision) {
     if (!listening || notices !== noticesBefore) {
       heads.delete(bin);
       return;
     }
     if (head) heads.set(bin, head);
-    if (revision && head) revisions.set(revKey(bin, head.latest), revision);
+    if (revision && head) revisions.set(revKey(bin, revision.rev), revision);
   }
 
   return {
@@ -197,9 +200,9 @@ export function createBinStore(engine: BinEngine, cache: CacheLimits = DEFAULT_C
         const current = mayKeep(before);
         if (current) heads.set(bin, found.head);
         if (found.head.latest === 0 || (rev !== undefined && rev > found.head.latest) || !found.revision) return undefined;
-        const number = rev ?? found.head.latest;
-        if (current) revisions.set(revKey(bin, number), found.revision);
-        return { ...found.revision, bin, rev: number };
+        const revision = { ...found.revision, bin, rev: rev ?? found.head.latest };
+        if (current) revisions.set(revKey(bin, revision.rev), revision);
+        return revision;
       }
       if (cached.latest === 0) return undefined;
       // Only revisions the head counts are there.
@@ -211,9 +214,7 @@ export function createBinStore(engine: BinEngine, cache: CacheLimits = DEFAULT_C
       const head = heads.get(bin);
       // What is kept is the store's until a write is answered; a failed write drops the head.
       if (!head || head.latest === 0 || (rev !== undefined && rev > head.latest)) return undefined;
-      const target = rev ?? head.latest;
-      const revision = revisions.get(revKey(bin, target));
-      return revision && { ...revision, bin, rev: target };
+      return revisions.get(revKey(bin, rev ?? head.latest));
     },
 
     async append(requested, build) {
@@ -234,8 +235,9 @@ export function createBinStore(engine: BinEngine, cache: CacheLimits = DEFAULT_C
             const nextHead: Head = { latest: rev, next: rev + 1, created: head?.created ?? now, updated: now, ...listing(revision) };
             const before = notices;
             if (await writing(bin, () => engine.save(bin, revision, nextHead, head?.next))) {
-              kept(bin, nextHead, before, revision);
-              return { ...revision, bin, rev, summary: nextHead.summary };
+              const stored = { ...revision, bin, rev };
+              kept(bin, nextHead, before, stored);
+              return { ...stored, summary: nextHead.summary };
             }
             if (fresh) return undefined;
           }

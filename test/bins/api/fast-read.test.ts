@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { get } from 'node:http';
 import type { BinStore } from '../../../src/bins/store/store.js';
+import { OPEN, startBinServer, type TestBinServer } from '../../helpers/bin-server.js';
 import { answer, describeFastAndKoa, type Request } from '../../helpers/fast-and-koa.js';
 
 const REQUESTS: Request[] = [
@@ -45,5 +47,51 @@ describe('the fast path for API reads answers exactly as the Koa route does', ()
         expect(await answer(fast, request, HEADERS)).to.deep.equal(await answer(koa, request, HEADERS));
       });
     }
+  });
+});
+
+describe('the fast path for API reads after a change to a bin it has answered from memory', () => {
+  let server: TestBinServer;
+  const admin = { ownership: { api_key: 'k' } };
+  beforeEach(async () => {
+    server = await startBinServer({ ...OPEN, ...admin });
+    for (const html of ['one', 'two']) await server.postForm('/api/moving/save', { html });
+  });
+  afterEach(() => server.close());
+  // node:http, not fetch: fetch adds Cache-Control: no-cache to a conditional request, which is never fresh.
+  const read = (path: string, headers: Record<string, string> = {}) =>
+    new Promise<{ status?: number; etag?: string; body: string }>((resolve, reject) => {
+      get(server.url + path, { headers }, (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode, etag: res.headers.etag, body }));
+      }).on('error', reject);
+    });
+
+  it('serves a new save as the latest, and still the revision it served before by number', async () => {
+    const before = await read('/api/moving');
+    expect(JSON.parse(before.body)).to.include({ html: 'two', snapshot: 2 });
+    await server.postForm('/api/moving/save', { html: 'three' });
+    expect(JSON.parse((await read('/api/moving')).body)).to.include({ html: 'three', snapshot: 3 });
+    expect(await read('/api/moving/2')).to.deep.equal(before);
+  });
+
+  it('answers the ETag of the old latest with the new one after a save, and with a 304 when it is still the latest', async () => {
+    const { etag } = await read('/api/moving');
+    expect(await read('/api/moving', { 'If-None-Match': etag! })).to.deep.equal({ status: 304, etag, body: '' });
+    await server.postForm('/api/moving/save', { html: 'three' });
+    const after = await read('/api/moving', { 'If-None-Match': etag! });
+    expect(JSON.parse(after.body)).to.include({ snapshot: 3 });
+    expect(after.status).to.equal(200);
+    expect(after.etag).to.not.equal(etag);
+  });
+
+  it('serves the revision before a deleted latest, and a 404 for the deleted one', async () => {
+    await read('/api/moving');
+    await read('/api/moving/2');
+    const removed = await server.fetch('/api/moving/2', { method: 'DELETE', headers: { Authorization: 'token k' } });
+    expect(removed.status).to.equal(200);
+    expect(JSON.parse((await read('/api/moving')).body)).to.include({ html: 'one', snapshot: 1 });
+    expect(await read('/api/moving/2')).to.deep.equal({ status: 404, etag: undefined, body: '{"error":"not found"}' });
   });
 });

@@ -104,6 +104,16 @@ describe('BinStore.peek', () => {
     expect(server.store.peek('peeked')).to.deep.equal(await server.store.get('peeked'));
   });
 
+  it('gives the kept object itself from peek and get, a new one for a new revision', async () => {
+    await save('one');
+    const kept = server.store.peek('peeked');
+    expect(server.store.peek('peeked', 1)).to.equal(kept);
+    expect(await server.store.get('peeked')).to.equal(kept);
+    await save('two');
+    expect(server.store.peek('peeked')).to.not.equal(kept);
+    expect(server.store.peek('peeked')).to.include({ html: 'two', rev: 2 });
+  });
+
   it('answers nothing for a deleted revision, and the one before for a deleted latest', async () => {
     for (const html of ['one', 'two', 'three']) await save(html);
     await server.store.remove('peeked', 2);
