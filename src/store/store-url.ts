@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 /**
  * A shared store named by URL: PostgreSQL with an optional pool size (`?pool=4`: connections per
@@ -48,7 +48,7 @@ export function parseStoreUrl(text: string): StoreUrl | undefined {
   return 'problem' in read ? undefined : read;
 }
 
-export const storeUrlSchema = z.string({ error: STORE }).superRefine((text, ctx) => {
+export const storeUrlSchema = z.string({ message: STORE }).superRefine((text, ctx) => {
   const read = readStoreUrl(text);
   if ('problem' in read) ctx.addIssue({ code: 'custom', message: read.problem });
 });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import {
   flagSchema as flag,
   originListSchema,
@@ -22,11 +22,11 @@ export const binConfigSchema = object({
   }),
   ownership: object({
     /** The key that grants reads and writes; null = none configured. */
-    api_key: z.string({ error: KEY }).min(1, { error: KEY }).nullable(),
+    api_key: z.string({ message: KEY }).min(1, { message: KEY }).nullable(),
   }),
   blacklist: object({
     /** Saves whose content contains any of these strings are refused. */
-    html: z.array(text, { error: 'a list of strings' }),
+    html: z.array(text, { message: 'a list of strings' }),
   }),
   /** Largest accepted request body, in bytes (given as "1MB" or a number of bytes). */
   'max-request-size': sizeSchema,
@@ -41,7 +41,7 @@ export const binConfigSchema = object({
   }),
   output: object({
     /** Who may frame output pages: a CSP frame-ancestors source list ("'self'", "'none'", "*", origins). */
-    frameAncestors: text.refine(isSourceList, { error: SOURCE_LIST }),
+    frameAncestors: text.refine(isSourceList, { message: SOURCE_LIST }),
   }),
   cache: object({
     /** Memory for recently read revisions, in MB (0 = none: every read goes to SQLite). */

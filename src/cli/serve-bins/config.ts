@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { binConfigSchema, type BinConfig } from '../../bins/config/config.js';
 import { hostNamesSchema, portSchema, settingsObject, textSchema } from '../../server/setting-schemas.js';
 import { describeJsonError } from '../../shared/json-check.js';

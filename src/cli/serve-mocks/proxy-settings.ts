@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { MOCK_DEFAULTS } from '../../mocks/config/defaults.js';
 import type { ProxySettings } from '../../mocks/proxy/proxy.js';
 import { CliError, EXIT } from '../common/errors.js';
@@ -6,15 +6,15 @@ import { CliError, EXIT } from '../common/errors.js';
 const PROXY_URL = 'an http or https URL such as https://api.example.com or http://localhost:3000/v1';
 
 /** --proxy: where unmatched requests go. No query, fragment or credentials: they would be dropped silently. */
-export const proxyUrlSchema = z.string({ error: PROXY_URL }).refine((text) => {
+export const proxyUrlSchema = z.string({ message: PROXY_URL }).refine((text) => {
   if (!URL.canParse(text)) return false;
   const url = new URL(text);
   const plain = !url.search && !url.hash && !url.username && !url.password;
   return (url.protocol === 'http:' || url.protocol === 'https:') && plain;
-}, { error: PROXY_URL });
+}, { message: PROXY_URL });
 
 const TIMEOUT = 'a whole number of milliseconds, at least 1';
-export const proxyTimeoutSchema = z.int({ error: TIMEOUT }).min(1, { error: TIMEOUT });
+export const proxyTimeoutSchema = z.number({ message: TIMEOUT }).int({ message: TIMEOUT }).min(1, { message: TIMEOUT });
 
 type ProxyFlags = { proxy?: string; proxyTimeout: number; record: boolean; recordCookies: boolean; maxBody: number };
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { MOCK_DEFAULTS } from '../../mocks/config/defaults.js';
 import {
   flagSchema,
@@ -69,15 +69,16 @@ export const mockSettingsSchema = settingsObject({
   db: textSchema.optional(),
   writeDb: flagSchema,
   maxDelay: wholeNumberSchema,
-  maxBody: sizeSchema.pipe(z.number().min(1, { error: AT_LEAST_A_BYTE })),
-  logSize: z.int({ error: LOG_SIZE }).min(1, { error: LOG_SIZE }).max(MAX_LOG_SIZE, { error: LOG_SIZE }),
-  maxEndpoints: z.int({ error: AT_LEAST_ONE }).min(1, { error: AT_LEAST_ONE }),
-  maxLogBytes: sizeSchema.pipe(z.number().min(1, { error: AT_LEAST_A_BYTE })),
-  maxStoreBytes: sizeSchema.pipe(z.number().min(1, { error: AT_LEAST_A_BYTE })),
+  maxBody: sizeSchema.pipe(z.number().min(1, { message: AT_LEAST_A_BYTE })),
+  logSize: z.number({ message: LOG_SIZE }).int({ message: LOG_SIZE }).min(1, { message: LOG_SIZE }).max(MAX_LOG_SIZE, { message: LOG_SIZE }),
+  maxEndpoints: z.number({ message: AT_LEAST_ONE }).int({ message: AT_LEAST_ONE }).min(1, { message: AT_LEAST_ONE }),
+  maxLogBytes: sizeSchema.pipe(z.number().min(1, { message: AT_LEAST_A_BYTE })),
+  maxStoreBytes: sizeSchema.pipe(z.number().min(1, { message: AT_LEAST_A_BYTE })),
   maxRequestCpu: z
-    .int({ error: REQUEST_CPU })
-    .min(1, { error: REQUEST_CPU })
-    .max(MAX_REQUEST_CPU, { error: REQUEST_CPU }),
+    .number({ message: REQUEST_CPU })
+    .int({ message: REQUEST_CPU })
+    .min(1, { message: REQUEST_CPU })
+    .max(MAX_REQUEST_CPU, { message: REQUEST_CPU }),
   cors: flagSchema,
   /** Pages that may use the management API besides the mock page and loopback ones; `*` = any. */
   corsOrigins: originListSchema,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { CliError, EXIT } from '../common/errors.js';
 
 /** Where a setting's value came from, so an error can send the user to the right place. */
@@ -39,7 +39,7 @@ export function validateSettings<S extends z.ZodType>(schema: S, value: unknown,
   throw new CliError(describeIssue(result.error.issues[0]!, value, sources, schema), EXIT.usage);
 }
 
-function describeIssue(issue: z.core.$ZodIssue, value: unknown, sources: Sources, schema: z.ZodType): string {
+function describeIssue(issue: z.ZodIssue, value: unknown, sources: Sources, schema: z.ZodType): string {
   if (issue.code === 'unrecognized_keys') {
     const path = [...issue.path, issue.keys[0]!];
     const known = Object.keys(shapeAt(schema, issue.path)).join(', ');
