@@ -66,6 +66,82 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
     return ready;
   };
 
+  /** Logs one request (hits were counted as its body came in), and tells the page and the other instances. */
+  const log = (
+    req: IncomingMessage,
+    endpoint: Endpoint,
+    time: string,
+    body: string,
+    bodyTruncated: boolean,
+    response: number | null,
+    status: number | null,
+    fault?: Fault,
+  ) => {
+    // The entry is built whole, in one shape: this runs for every request.
+    const entry: LoggedRequest = {
+      time,
+      method: req.method ?? 'GET',
+      url: req.url ?? '',
+      ip: clientIp(req, trustProxy),
+      headers: req.headers,
+      body,
+      bodyTruncated,
+      response,
+      status,
+    };
+    if (fault) entry.fault = fault;
+    endpoint.stats.requests.add(entry);
+    feed.publish(endpoint.record.name, entry);
+    store.share(endpoint.record.name, entry);
+  };
+
+  // Functions of the request rather than closures made for each: this is the hot path.
+  const respond = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    endpoint: Endpoint,
+    params: Record<string, string>,
+    time: string,
+    body: string,
+    bodyTruncated: boolean,
+  ) => {
+    endpoint.stats.hits++;
+    const ready = prepare(endpoint);
+    // `?__code=` or `Prefer: code=`: that status's answer, or a refusal naming those there are.
+    const wanted = wantedStatus(req);
+    const picked = wanted && pickStatus(wanted, ready, endpoint.record);
+    if (typeof picked === 'object' && 'refused' in picked) {
+      const { refused, message, field } = picked;
+      const refusal = jsonAnswer(refused, { success: false, message, field }, cors);
+      log(req, endpoint, time, body, bodyTruncated, null, refusal.status);
+      return send(req, res, refusal);
+    }
+    if ('head' in ready) {
+      log(req, endpoint, time, body, bodyTruncated, null, ready.status);
+      // No timer, and no closure for one, without a delay.
+      const delay = draw(endpoint.record.delay);
+      return delay > 0 ? later(res, delay, () => send(req, res, ready)) : send(req, res, ready);
+    }
+    const responder = ready;
+    const input = responder.needsInput ? requestInput(req, params, body) : undefined;
+    const variant = typeof picked === 'object' ? picked : responder.choose(input, endpoint.stats, Math.random);
+    const { fault } = variant;
+    if (fault && Math.random() < variant.faultRate) {
+      log(req, endpoint, time, body, bodyTruncated, variant.index, null, fault);
+      return later(res, draw(variant.delay), () => breakConnection(fault, req, hangs));
+    }
+    // Rendered now, so the log says what will be sent; `now` is when the request came in.
+    let answer: Answer;
+    try {
+      answer = variant.answer(input);
+    } catch (err) {
+      if (!(err instanceof TemplateError)) throw err;
+      answer = jsonAnswer(500, { success: false, message: err.message, field: err.field }, cors);
+    }
+    log(req, endpoint, time, body, bodyTruncated, variant.index, answer.status);
+    later(res, draw(variant.delay), () => send(req, res, answer));
+  };
+
   const serve: ServeEndpoint = (req, res, path) => {
     if (cors && isPreflight(req)) return answerPreflight(req, res);
     const found = store.route(req.method ?? 'GET', path);
@@ -74,70 +150,14 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
     if ('allow' in found) return notAllowed(req, res, found.allow, cors);
     const { value: endpoint, params } = found;
     const time = isoNow();
-    const logFor = (body: string, bodyTruncated: boolean) => {
-      endpoint.stats.hits++;
-      // The entry is built whole, in one shape: this runs for every request.
-      return (response: number | null, status: number | null, fault?: Fault) => {
-        const entry: LoggedRequest = {
-          time,
-          method: req.method ?? 'GET',
-          url: req.url ?? '',
-          ip: clientIp(req, trustProxy),
-          headers: req.headers,
-          body,
-          bodyTruncated,
-          response,
-          status,
-        };
-        if (fault) entry.fault = fault;
-        endpoint.stats.requests.add(entry);
-        feed.publish(endpoint.record.name, entry);
-        store.share(endpoint.record.name, entry);
-      };
-    };
     if (endpoint.record.collection && collection) {
       return collection(req, res, endpoint.record, params.id, (body, truncated) => {
-        const log = logFor(body, truncated);
-        return (status) => log(null, status);
+        endpoint.stats.hits++;
+        return (status) => log(req, endpoint, time, body, truncated, null, status);
       });
     }
-    const received = (body: string, bodyTruncated: boolean) => {
-      const log = logFor(body, bodyTruncated);
-      const ready = prepare(endpoint);
-      // `?__code=` or `Prefer: code=`: that status's answer, or a refusal naming those there are.
-      const wanted = wantedStatus(req);
-      const picked = wanted && pickStatus(wanted, ready, endpoint.record);
-      if (typeof picked === 'object' && 'refused' in picked) {
-        const { refused, message, field } = picked;
-        const refusal = jsonAnswer(refused, { success: false, message, field }, cors);
-        log(null, refusal.status);
-        return send(req, res, refusal);
-      }
-      if ('head' in ready) {
-        log(null, ready.status);
-        return later(res, draw(endpoint.record.delay), () => send(req, res, ready));
-      }
-      const responder = ready;
-      const input = responder.needsInput ? requestInput(req, params, body) : undefined;
-      const variant = typeof picked === 'object' ? picked : responder.choose(input, endpoint.stats, Math.random);
-      const { fault } = variant;
-      if (fault && Math.random() < variant.faultRate) {
-        log(variant.index, null, fault);
-        return later(res, draw(variant.delay), () => breakConnection(fault, req, hangs));
-      }
-      // Rendered now, so the log says what will be sent; `now` is when the request came in.
-      let answer: Answer;
-      try {
-        answer = variant.answer(input);
-      } catch (err) {
-        if (!(err instanceof TemplateError)) throw err;
-        answer = jsonAnswer(500, { success: false, message: err.message, field: err.field }, cors);
-      }
-      log(variant.index, answer.status);
-      later(res, draw(variant.delay), () => send(req, res, answer));
-    };
-    if (hasBody(req)) readLoggedBody(req, received);
-    else received('', false);
+    if (!hasBody(req)) return respond(req, res, endpoint, params, time, '', false);
+    readLoggedBody(req, (body, truncated) => respond(req, res, endpoint, params, time, body, truncated));
   };
   // Outside Koa there is no error middleware: a bug here must not take the process down.
   return (req, res, path) => {
