@@ -61,6 +61,9 @@ describe('collections: bad input', () => {
   });
 
   it('answers a catastrophic-backtracking _like pattern quickly', async () => {
+    // The first _like loads the matcher (RE2 and its module), which took 1.2 s of a loaded machine once:
+    // that is start-up, not matching, so a harmless pattern goes first and only the hostile one is timed.
+    expect((await server.fetch('/endpoint/posts?title_like=a')).status).to.equal(200);
     const started = Date.now();
     const res = await server.fetch(`/endpoint/posts?title_like=${encodeURIComponent('^(a+)+$')}b`);
     expect(res.status).to.equal(200);
