@@ -1,31 +1,12 @@
 import { expect } from 'chai';
 import type { EndpointSave, MockEngine } from '../../src/mocks/engines/engine.js';
-import type { StoredMock } from '../../src/mocks/record/record.js';
 import type { LoggedRequest } from '../../src/mocks/log/request-log.js';
 import { listen } from '../helpers/heard-changes.js';
+import { loggedRequest, storedMock } from '../helpers/mock-records.js';
 import { MOCK_ENGINES, mockEnginesPerTest } from '../helpers/mock-engines.js';
 
 // What every mock engine does, the same on each (src/mocks/engines/engine.ts).
 
-const record = (name: string, json: string): StoredMock => ({
-  name,
-  json,
-  statusCode: 200,
-  delay: 0,
-  created: '2026-01-01T00:00:00.000Z',
-  updated: '2026-01-01T00:00:00.000Z',
-});
-const request = (url: string): LoggedRequest => ({
-  time: '2026-01-01T00:00:00.000Z',
-  method: 'GET',
-  url,
-  ip: '127.0.0.1',
-  headers: {},
-  body: '',
-  bodyTruncated: false,
-  response: null,
-  status: 200,
-});
 const save = (name: string, fields: Partial<EndpointSave> = {}): EndpointSave => ({
   name,
   hits: 0,
@@ -52,9 +33,9 @@ for (const kind of MOCK_ENGINES) {
     };
 
     it('puts, replaces, reads and deletes endpoint records', async () => {
-      await engine.endpoints.put(record('a', '1'));
-      await engine.endpoints.put(record('b', '2'));
-      await engine.endpoints.put(record('a', '3'));
+      await engine.endpoints.put(storedMock('a', '1'));
+      await engine.endpoints.put(storedMock('b', '2'));
+      await engine.endpoints.put(storedMock('a', '3'));
       const all = (await engine.endpoints.all()).map((r) => `${r.name} ${r.json}`).sort();
       expect([all, (await engine.endpoints.get('a'))?.json]).to.deep.equal([['a 3', 'b 2'], '3']);
       expect([await engine.endpoints.delete('a'), await engine.endpoints.delete('a'), await engine.endpoints.get('a')])
@@ -101,21 +82,21 @@ for (const kind of MOCK_ENGINES) {
     });
 
     it('appends entries numbered on from the newest, after the skipped ones', async () => {
-      await engine.stats.save([save('a', { entries: [request('/1'), request('/2')] }), save('b', { entries: [request('/b')] })]);
-      await engine.stats.save([save('a', { entries: [request('/5')], skipped: 2 })]);
+      await engine.stats.save([save('a', { entries: [loggedRequest('/1'), loggedRequest('/2')] }), save('b', { entries: [loggedRequest('/b')] })]);
+      await engine.stats.save([save('a', { entries: [loggedRequest('/5')], skipped: 2 })]);
       expect([await urls('a'), await urls('b')]).to.deep.equal([['1 /1', '2 /2', '5 /5'], ['1 /b']]);
     });
 
     it("keeps each saved log's newest `keep` entries", async () => {
-      await engine.stats.save([save('a', { entries: [request('/1'), request('/2'), request('/3')], keep: 2 })]);
-      await engine.stats.save([save('a', { entries: [request('/4')], keep: 2 })]);
+      await engine.stats.save([save('a', { entries: [loggedRequest('/1'), loggedRequest('/2'), loggedRequest('/3')], keep: 2 })]);
+      await engine.stats.save([save('a', { entries: [loggedRequest('/4')], keep: 2 })]);
       expect(await urls('a')).to.deep.equal(['3 /3', '4 /4']);
     });
 
     it('writes none of a batch that fails part-way', async () => {
-      const bad = { ...save('b', { entries: [request('/b')] }), name: null as unknown as string };
+      const bad = { ...save('b', { entries: [loggedRequest('/b')] }), name: null as unknown as string };
       // An endpoint without a name, after a good one: the store refuses it.
-      const failure = await engine.stats.save([save('a', { hits: 1, entries: [request('/a')] }), bad]).then(
+      const failure = await engine.stats.save([save('a', { hits: 1, entries: [loggedRequest('/a')] }), bad]).then(
         () => undefined,
         (err: Error) => err,
       );
@@ -123,7 +104,7 @@ for (const kind of MOCK_ENGINES) {
     });
 
     it('clears a log, keeping its counters, and forgets endpoints whole', async () => {
-      await engine.stats.save([save('a', { hits: 2, entries: [request('/a')] }), save('b', { hits: 1, entries: [request('/b')] })]);
+      await engine.stats.save([save('a', { hits: 2, entries: [loggedRequest('/a')] }), save('b', { hits: 1, entries: [loggedRequest('/b')] })]);
       await engine.stats.clearLog('a');
       const cleared = (await engine.stats.load(100)).get('a');
       await engine.stats.forget(['a', 'b']);
@@ -131,7 +112,7 @@ for (const kind of MOCK_ENGINES) {
     });
 
     it('cuts each log to the log size at load', async () => {
-      await engine.stats.save([save('a', { entries: [request('/1'), request('/2'), request('/3')] })]);
+      await engine.stats.save([save('a', { entries: [loggedRequest('/1'), loggedRequest('/2'), loggedRequest('/3')] })]);
       await engine.stats.load(1);
       expect(await urls('a')).to.deep.equal(['3 /3']);
     });
@@ -144,8 +125,8 @@ for (const kind of MOCK_ENGINES) {
       it("adds both instances' hits and keeps both instances' entries, numbered apart", async () => {
         const other = await open();
         await Promise.all([
-          engine.stats.save([save('a', { hits: 2, entries: [request('/1'), request('/2')] })]),
-          other.stats.save([save('a', { hits: 1, entries: [request('/3')] })]),
+          engine.stats.save([save('a', { hits: 2, entries: [loggedRequest('/1'), loggedRequest('/2')] })]),
+          other.stats.save([save('a', { hits: 1, entries: [loggedRequest('/3')] })]),
         ]);
         const saved = (await engine.stats.load(100)).get('a')!;
         const seqs = saved.entries.map((e) => e.seq);
@@ -168,13 +149,13 @@ for (const kind of MOCK_ENGINES) {
         const other = await open();
         const mine = listen(engine);
         const theirs = listen(other);
-        await engine.endpoints.put(record('a', '1'));
+        await engine.endpoints.put(storedMock('a', '1'));
         await engine.collections.save('a', { seed: 's', value: '[]' }, 0);
         // A save that does not land tells no one.
         expect(await engine.collections.save('a', { seed: 's', value: '[1]' }, 0)).to.equal(false);
         await engine.endpoints.delete('a');
         await theirs.until(() => theirs.changes.length >= 3);
-        await other.endpoints.put(record('z', '1'));
+        await other.endpoints.put(storedMock('z', '1'));
         await mine.until(() => mine.changes.length >= 1);
         expect([theirs.changes, mine.changes]).to.deep.equal([
           [{ endpoint: 'a' }, { collection: 'a' }, { endpoint: 'a' }],

@@ -8,6 +8,7 @@ import type { LoggedRequest } from '../../../src/mocks/log/request-log.js';
 import { DataFileError } from '../../../src/store/data-file.js';
 import { StoreUnavailable } from '../../../src/store/unavailable.js';
 import { listen } from '../../helpers/heard-changes.js';
+import { loggedRequest, storedMock } from '../../helpers/mock-records.js';
 import { closedAfterEach } from '../../helpers/per-test.js';
 import { freshDatabase, ownServerPerTest, startPostgres } from '../../helpers/services.js';
 
@@ -16,31 +17,13 @@ import { freshDatabase, ownServerPerTest, startPostgres } from '../../helpers/se
 
 type PostgresMocks = Awaited<ReturnType<typeof openPostgresMocks>>;
 
-const record = (name: string): StoredMock => ({
-  name,
-  json: '{"b":1,"a":"ключ 🎉"}',
-  statusCode: 200,
-  delay: 0,
-  created: '2026-01-01T00:00:00.000Z',
-  updated: '2026-01-01T00:00:00.000Z',
-});
-const request = (url: string): LoggedRequest => ({
-  time: '2026-01-01T00:00:00.000Z',
-  method: 'GET',
-  url,
-  ip: '127.0.0.1',
-  headers: {},
-  body: '',
-  bodyTruncated: false,
-  response: null,
-  status: 200,
-});
+const record = (name: string): StoredMock => storedMock(name, '{"b":1,"a":"ключ 🎉"}');
 const save = (name: string, url: string): EndpointSave => ({
   name,
   hits: 1,
   lastCall: '2026-01-01T00:00:00.000Z',
   sequence: 0,
-  entries: [request(url)],
+  entries: [loggedRequest(url)],
   skipped: 0,
   keep: 1000,
 });
@@ -121,10 +104,10 @@ describe('the PostgreSQL mock engine', function () {
     });
 
     it('reads log entries back as the exact JSON saved: NUL, a lone surrogate, quotes, backslashes, emoji', async () => {
-      const odd = { ...request('/"\\\u0000\ud800?🎉'), body: '\u0000\udfff\\"ключ"', headers: { 'x-a': '\t\n' } };
-      await a.stats.save([{ ...save('odd "one" 🎉', '/'), entries: [odd, request('/2')] }]);
+      const odd = { ...loggedRequest('/"\\\u0000\ud800?🎉'), body: '\u0000\udfff\\"ключ"', headers: { 'x-a': '\t\n' } };
+      await a.stats.save([{ ...save('odd "one" 🎉', '/'), entries: [odd, loggedRequest('/2')] }]);
       const saved = (await b.stats.load(10)).get('odd "one" 🎉')!;
-      expect(saved.entries.map((e) => e.entry)).to.deep.equal([JSON.stringify(odd), JSON.stringify(request('/2'))]);
+      expect(saved.entries.map((e) => e.entry)).to.deep.equal([JSON.stringify(odd), JSON.stringify(loggedRequest('/2'))]);
     });
 
     it('relays short and long messages to the other instance only, in order', async () => {

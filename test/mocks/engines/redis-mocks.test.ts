@@ -2,13 +2,13 @@ import { createClient } from '@redis/client';
 import { expect } from 'chai';
 import { openRedisBins } from '../../../src/bins/engines/redis.js';
 import type { EndpointSave, MockChange, MockEngine } from '../../../src/mocks/engines/engine.js';
-import type { StoredMock } from '../../../src/mocks/record/record.js';
 import { openRedisMocks } from '../../../src/mocks/engines/redis.js';
 import type { LoggedRequest } from '../../../src/mocks/log/request-log.js';
 import { DataFileError } from '../../../src/store/data-file.js';
 import type { Relay } from '../../../src/store/relay.js';
 import { StoreUnavailable } from '../../../src/store/unavailable.js';
 import { clientError } from '../../../src/http/errors.js';
+import { loggedRequest, storedMock } from '../../helpers/mock-records.js';
 import { closedAfterEach } from '../../helpers/per-test.js';
 import { freshRedisPrefix, ownServerPerTest, sharedRedis, startRedis } from '../../helpers/services.js';
 import { until } from '../../helpers/until.js';
@@ -16,18 +16,6 @@ import { until } from '../../helpers/until.js';
 // What the Redis engine does beyond the contract (test/store/mock-engine-contract.test.ts).
 
 const at = '2026-01-01T00:00:00.000Z';
-const record = (name: string): StoredMock => ({ name, json: '{"ok":true}', statusCode: 200, delay: 0, created: at, updated: at });
-const request = (url: string): LoggedRequest => ({
-  time: at,
-  method: 'GET',
-  url,
-  ip: '127.0.0.1',
-  headers: {},
-  body: '',
-  bodyTruncated: false,
-  response: null,
-  status: 200,
-});
 const save = (name: string, fields: Partial<EndpointSave> = {}): EndpointSave => ({
   name,
   hits: 1,
@@ -66,11 +54,11 @@ describe('the Redis mock engine', function () {
 
     it('keeps log entries exactly as sent, equal ones apart', async () => {
       const engine = await open(url, prefix);
-      const odd = { ...request('/grüße?q=🚀'), body: 'line\n"quoted" \\ ✓' };
-      await engine.stats.save([save('a', { entries: [odd, odd, request('/same'), request('/same')] })]);
+      const odd = { ...loggedRequest('/grüße?q=🚀'), body: 'line\n"quoted" \\ ✓' };
+      await engine.stats.save([save('a', { entries: [odd, odd, loggedRequest('/same'), loggedRequest('/same')] })]);
       const { entries } = (await engine.stats.load(100)).get('a')!;
       expect(entries.map((e) => e.seq)).to.deep.equal([1, 2, 3, 4]);
-      expect(entries.map((e) => JSON.parse(e.entry) as LoggedRequest)).to.deep.equal([odd, odd, request('/same'), request('/same')]);
+      expect(entries.map((e) => JSON.parse(e.entry) as LoggedRequest)).to.deep.equal([odd, odd, loggedRequest('/same'), loggedRequest('/same')]);
     });
 
     it('writes none of a batch when a key of it holds something else', async () => {
@@ -83,7 +71,7 @@ describe('the Redis mock engine', function () {
         client.destroy();
       }
       const refused = await failure(() =>
-        engine.stats.save([save('a', { entries: [request('/a')] }), save('b', { entries: [request('/b')] })]),
+        engine.stats.save([save('a', { entries: [loggedRequest('/a')] }), save('b', { entries: [loggedRequest('/b')] })]),
       );
       expect((refused as Error).message).to.match(/^WRONGTYPE /);
       expect((await engine.stats.load(100)).size).to.equal(0);
@@ -92,8 +80,8 @@ describe('the Redis mock engine', function () {
     it('reads every record and every endpoint\'s stats past one scan batch', async () => {
       const engine = await open(url, prefix);
       const names = Array.from({ length: 1_234 }, (_, i) => `e${i}`);
-      await Promise.all(names.map((name) => engine.endpoints.put(record(name))));
-      await engine.stats.save(names.map((name) => save(name, { entries: [request(`/${name}`)] })));
+      await Promise.all(names.map((name) => engine.endpoints.put(storedMock(name))));
+      await engine.stats.save(names.map((name) => save(name, { entries: [loggedRequest(`/${name}`)] })));
       const other = await open(url, prefix);
       const records = await other.endpoints.all();
       const stats = await other.stats.load(100);
@@ -123,9 +111,9 @@ describe('the Redis mock engine', function () {
       const head = { latest: 1, next: 2, created: at, updated: at, summary: 'x', folded: 'x' };
       expect(await bins.save('abc', revision, head, undefined)).to.equal(true);
       await bins.template.set({ html: '', javascript: '', css: '', settings: {}, updated: at });
-      await otherMocks.endpoints.put(record('abc'));
+      await otherMocks.endpoints.put(storedMock('abc'));
       await otherMocks.collections.save('abc', { seed: 's', value: '[]' }, 0);
-      await otherMocks.stats.save([save('abc', { entries: [request('/abc')] })]);
+      await otherMocks.stats.save([save('abc', { entries: [loggedRequest('/abc')] })]);
       // One channel each: had the bins' notices reached the mocks, they would have come first.
       await until(() => heard.length === 2);
       expect(heard).to.deep.equal([{ endpoint: 'abc' }, { collection: 'abc' }]);
@@ -173,7 +161,7 @@ describe('the Redis mock engine', function () {
       const attempts = [
         () => engine.endpoints.all(),
         () => engine.endpoints.get('a'),
-        () => engine.endpoints.put(record('a')),
+        () => engine.endpoints.put(storedMock('a')),
         () => engine.endpoints.delete('a'),
         () => engine.collections.load('a'),
         () => engine.collections.save('a', { seed: 's', value: '[]' }, 0),
@@ -193,14 +181,14 @@ describe('the Redis mock engine', function () {
       // script cache too; the first write records the schema version again.
       await until(async () => {
         try {
-          await engine.stats.save([save('a', { hits: 2, entries: [request('/after')] })]);
+          await engine.stats.save([save('a', { hits: 2, entries: [loggedRequest('/after')] })]);
           return true;
         } catch (err) {
           if (err instanceof StoreUnavailable) return false;
           throw err;
         }
       }, 15_000);
-      await engine.endpoints.put(record('a'));
+      await engine.endpoints.put(storedMock('a'));
       const saved = (await engine.stats.load(100)).get('a');
       expect([saved?.hits, saved?.entries.map((e) => e.seq), (await engine.endpoints.get('a'))?.name]).to.deep.equal([2, [1], 'a']);
       expect(await hash(own.server.url, 'x:schema')).to.deep.equal({ mocks: '1' });

@@ -1,18 +1,9 @@
 import { expect } from 'chai';
 import { LogBudget } from '../../../src/mocks/log/budget.js';
 import { RequestLog, type LoggedRequest } from '../../../src/mocks/log/request-log.js';
+import { loggedRequest } from '../../helpers/mock-records.js';
 
-const entry = (n: number): LoggedRequest => ({
-  time: new Date(n).toISOString(),
-  method: 'GET',
-  url: `/endpoint/e?n=${n}`,
-  ip: '127.0.0.1',
-  headers: {},
-  body: '',
-  bodyTruncated: false,
-  response: null,
-  status: 200,
-});
+const entry = (n: number): LoggedRequest => loggedRequest(`/endpoint/e?n=${n}`, new Date(n).toISOString());
 const numbers = (entries: LoggedRequest[]) => entries.map((one) => Number(one.url.split('=')[1]));
 
 describe('a request log between saves', () => {
