@@ -28,20 +28,30 @@ export type CompilePool = {
 };
 
 type Job = { processor: Compiled; source: string; resolve(result: CompileResult): void };
-/** starting → idle → busy (a job) → checking (answered, awaiting the pong that says it is idle) → idle. */
+/**
+ * starting → idle → (loading: a compiler it has not used yet) → busy (a job) → checking (answered, awaiting
+ * the pong that says it is idle) → idle.
+ */
 type Worker = {
   child: ChildProcess;
-  state: 'starting' | 'idle' | 'busy' | 'checking';
+  state: 'starting' | 'idle' | 'loading' | 'busy' | 'checking';
   retired: boolean;
+  /** The processors whose compilers the child has loaded. */
+  loaded: Set<Compiled>;
   job?: Job & { id: number };
   /** The id of the last job, sent as the ping after its answer. */
   pinged?: number;
-  /** The time limit while busy, the pong's deadline while checking. */
+  /** The load's deadline while loading, the time limit while busy, the pong's deadline while checking. */
   timer?: NodeJS.Timeout;
   /** Memory checks while busy or checking. */
   watch?: NodeJS.Timeout;
 };
 
+/**
+ * How long a child may take to load a compiler: TypeScript or Sass take about 0.5 s on an idle machine,
+ * several seconds with every core busy. One that cannot is stuck, and is replaced.
+ */
+const LOAD_MS = 30_000;
 /** How long an idle child may take to answer a ping; one that cannot is still running something. */
 const PONG_MS = 1000;
 /** How much longer than the time limit a child has to stop a compile itself before it is killed. */
@@ -79,11 +89,16 @@ export function createCompilePool(options: PoolOptions): CompilePool {
 
   function spawn(): void {
     const child = forkCompileChild();
-    const worker: Worker = { child, state: 'starting', retired: false };
+    const worker: Worker = { child, state: 'starting', retired: false, loaded: new Set() };
     child.on('message', (reply: CompileReply) => {
       if (worker.retired) return;
       if ('ready' in reply) {
         worker.state = 'idle';
+      } else if ('loaded' in reply) {
+        if (worker.state !== 'loading' || reply.loaded !== worker.job?.processor) return;
+        clearTimeout(worker.timer);
+        worker.loaded.add(reply.loaded);
+        compile(worker);
       } else if ('pong' in reply) {
         if (worker.state !== 'checking' || reply.pong !== worker.pinged) return;
         clearTimeout(worker.timer);
@@ -153,7 +168,7 @@ export function createCompilePool(options: PoolOptions): CompilePool {
   /** Children with work keep this process alive (to deliver the answer); idle ones must not. */
   function holdOpen(): void {
     for (const { child, state } of workers) {
-      const busy = state === 'busy' || (state === 'starting' && queue.size > 0);
+      const busy = state === 'busy' || state === 'loading' || (state === 'starting' && queue.size > 0);
       if (busy) child.ref();
       else child.unref();
       // The IPC channel is a handle of its own (typed loosely by @types/node).
@@ -180,17 +195,32 @@ export function createCompilePool(options: PoolOptions): CompilePool {
         return;
       }
       const job = queue.shift()!;
-      const id = nextId++;
-      worker.state = 'busy';
-      worker.job = { ...job, id };
-      // A loop inside a compiler or a huge output: the child is beyond saving. The next job starts a new one.
-      worker.timer = setTimeout(() => {
-        retire(worker, `took longer than ${timeoutMs} ms and was stopped`);
-        dispatch();
-      }, timeoutMs + graceMs(timeoutMs));
+      worker.job = { ...job, id: nextId++ };
       watchMemory(worker);
-      worker.child.send({ id, processor: job.processor, source: job.source, timeoutMs } satisfies WorkerMessage);
+      if (worker.loaded.has(job.processor)) compile(worker);
+      else load(worker);
     }
+  }
+
+  /** Has the child load the job's compiler first, so that the time limit counts compiling alone. */
+  function load(worker: Worker): void {
+    worker.state = 'loading';
+    worker.timer = setTimeout(() => {
+      retire(worker, 'the compiler took too long to load, try again shortly');
+      dispatch();
+    }, LOAD_MS);
+    worker.child.send({ load: worker.job!.processor } satisfies WorkerMessage);
+  }
+
+  function compile(worker: Worker): void {
+    const { id, processor, source } = worker.job!;
+    worker.state = 'busy';
+    // A loop inside a compiler or a huge output: the child is beyond saving. The next job starts a new one.
+    worker.timer = setTimeout(() => {
+      retire(worker, `took longer than ${timeoutMs} ms and was stopped`);
+      dispatch();
+    }, timeoutMs + graceMs(timeoutMs));
+    worker.child.send({ id, processor, source, timeoutMs } satisfies WorkerMessage);
   }
 
   return {

@@ -13,8 +13,6 @@ import { FileRefused, NO_FILES, readGatedFile } from '../../gates/file-gate.js';
 export type StyleError = { message: string; line?: number; column?: number };
 
 const require = createRequire(import.meta.url);
-const sass = require('sass') as typeof import('sass');
-const stylus = require('stylus') as StylusModule;
 
 /** The bytes of a file a bin's source names, through the Files gate; `what` words its refusal. */
 function gatedRead(path: string, what: string): Buffer {
@@ -48,7 +46,15 @@ const GATED_LOADS = {
   },
 };
 
+let sass: typeof import('sass') | undefined;
+
+/** Dart Sass (about 0.6 s to load), loaded by the first SCSS compile's load, not by every child's start. */
+export function loadScss(): typeof import('sass') {
+  return (sass ??= require('sass') as typeof import('sass'));
+}
+
 export function compileScss(source: string): string {
+  const sass = loadScss();
   try {
     return sass.compileString(source, { importers: [GATED_LOADS], logger: sass.Logger.silent, style: 'expanded' }).css;
   } catch (err) {
@@ -71,52 +77,71 @@ type StylusModule = ((source: string) => { set(key: string, value: unknown): { r
   url: unknown;
 };
 
+let stylus: StylusModule | undefined;
+
+/** Stylus with its file reads gated, made by the first Stylus compile's load, not by every child's start. */
+export function loadStylus(): StylusModule {
+  if (stylus) return stylus;
+  const module = require('stylus') as StylusModule;
+  gateImports(module);
+  gateFunctions();
+  gateUrls(module);
+  return (stylus = module);
+}
+
 // A plain CSS @import (a URL, or a .css file left for the browser) stays in the output, as Stylus leaves
 // it; every other import would read a file, except the one Stylus makes itself of its built-in mixins.
-const visitImport = stylus.Evaluator.prototype.visitImport;
-const BUILT_INS = require.resolve('stylus/lib/functions/index.styl');
-stylus.Evaluator.prototype.visitImport = function refuseImport(imported) {
-  this.return++;
-  const path = this.visit(imported.path).first;
-  this.return--;
-  const text = path.string ?? '';
-  if (text === BUILT_INS) return visitImport.call(this, imported);
-  const cssOnly = path.name === 'url' || /^['"]?(?:#|(?:https?:)?\/\/)/i.test(text) || /\.css$/i.test(text);
-  if (cssOnly && !imported.once) return imported;
-  refuseRead(text, `@${imported.once ? 'require' : 'import'} '${text}' was not loaded`);
-};
+function gateImports(module: StylusModule): void {
+  const visitImport = module.Evaluator.prototype.visitImport;
+  const BUILT_INS = require.resolve('stylus/lib/functions/index.styl');
+  module.Evaluator.prototype.visitImport = function refuseImport(imported) {
+    this.return++;
+    const path = this.visit(imported.path).first;
+    this.return--;
+    const text = path.string ?? '';
+    if (text === BUILT_INS) return visitImport.call(this, imported);
+    const cssOnly = path.name === 'url' || /^['"]?(?:#|(?:https?:)?\/\/)/i.test(text) || /\.css$/i.test(text);
+    if (cssOnly && !imported.once) return imported;
+    refuseRead(text, `@${imported.once ? 'require' : 'import'} '${text}' was not loaded`);
+  };
+}
 
 // Built-in functions that read files or load code: each asks the gate for the file it names (and is refused).
-const bifs = require('stylus/lib/functions') as Record<string, unknown>;
-for (const [name, verb] of [['json', 'read'], ['image-size', 'read'], ['use', 'loaded']] as const) {
-  bifs[name] = (path?: { string?: string }) => {
-    const text = String(path?.string ?? path);
-    refuseRead(text, `${name}('${text}') was not ${verb}`);
-  };
+function gateFunctions(): void {
+  const bifs = require('stylus/lib/functions') as Record<string, unknown>;
+  for (const [name, verb] of [['json', 'read'], ['image-size', 'read'], ['use', 'loaded']] as const) {
+    bifs[name] = (path?: { string?: string }) => {
+      const text = String(path?.string ?? path);
+      refuseRead(text, `${name}('${text}') was not ${verb}`);
+    };
+  }
 }
 
 // embedurl() (every evaluator puts one made by stylus.url() in its global scope) and any url() made by
 // stylus.url() read the file a local URL names, of any type known or not: through the gate. A URL with a
 // scheme or `//` stays a CSS url() for the browser, as Stylus leaves it.
-function gatedUrlFactory() {
-  const fn = function (url: StylusUrlArgument) {
-    const compiler = new stylus.Compiler(url);
-    compiler.isURL = true;
-    const text = url.nodes.map((node) => compiler.visit(node)).join('');
-    if (/^(?:[a-z][a-z0-9+.-]*:|\/\/)/i.test(text)) return new stylus.nodes.Literal(`url("${text}")`);
-    refuseRead(text.split(/[?#]/, 1)[0]!, `embedurl('${text}') was not read`);
+function gateUrls(module: StylusModule): void {
+  const gatedUrlFactory = () => {
+    const fn = function (url: StylusUrlArgument) {
+      const compiler = new module.Compiler(url);
+      compiler.isURL = true;
+      const text = url.nodes.map((node) => compiler.visit(node)).join('');
+      if (/^(?:[a-z][a-z0-9+.-]*:|\/\/)/i.test(text)) return new module.nodes.Literal(`url("${text}")`);
+      refuseRead(text.split(/[?#]/, 1)[0]!, `embedurl('${text}') was not read`);
+    };
+    fn.raw = true;
+    return fn;
   };
-  fn.raw = true;
-  return fn;
+  const URL_MODULE = require.resolve('stylus/lib/functions/url');
+  require(URL_MODULE);
+  require.cache[URL_MODULE]!.exports = gatedUrlFactory;
+  module.url = gatedUrlFactory;
 }
-const URL_MODULE = require.resolve('stylus/lib/functions/url');
-require(URL_MODULE);
-require.cache[URL_MODULE]!.exports = gatedUrlFactory;
-stylus.url = gatedUrlFactory;
 
 export function compileStylus(source: string): string {
+  const render = loadStylus();
   try {
-    return stylus(source).set('filename', 'stylus').render();
+    return render(source).set('filename', 'stylus').render();
   } catch (err) {
     // Stylus puts "stylus:<line>:<column>", an excerpt and then the message in `message`.
     const message = String((err as Error)?.message ?? err);

@@ -5,6 +5,7 @@
  * fresh vm context that holds no host object (no `process`, no `require`). It has no network either
  * (offline.ts). After each answer the pool pings it: a pong means nothing of the last compile
  * still runs, as template code could only go on in microtasks, and those hold back every message.
+ * Each compiler is loaded when the pool first asks for it (`load`), before the compile it is for.
  */
 import { createRequire } from 'node:module';
 import { runInNewContext } from 'node:vm';
@@ -12,28 +13,42 @@ import { lineColumn } from '../../shared/json-check.js';
 import type { Compiled, CompileError, CompileResult } from '../../shared/processors.js';
 import { FileRefused, NO_FILES, readGatedFile } from '../../gates/file-gate.js';
 import { cutNetwork } from './offline.js';
-import { compileScss, compileStylus } from './styles.js';
+import { compileScss, compileStylus, loadScss, loadStylus } from './styles.js';
 
 export type CompileRequest = { id: number; processor: Compiled; source: string; timeoutMs: number };
 /** `timedOut`: the answer says nothing about the source, so it is not to be cached. */
 export type CompileReply =
   | { id: number; result: CompileResult; timedOut?: true }
   | { ready: true }
+  | { loaded: Compiled }
   | { pong: number; rss: number };
-export type WorkerMessage = CompileRequest | { ping: number };
+export type WorkerMessage = CompileRequest | { load: Compiled } | { ping: number };
 
 cutNetwork();
 const require = createRequire(import.meta.url);
-// Loaded before the child says it is ready, so the time limit measures compiling, not loading
-// (typescript alone takes a few hundred milliseconds to load).
-const marked = require('marked') as typeof import('marked');
-const pug = require('pug') as { compileClient(src: string, options: object): string };
-const less = require('less') as {
-  render(src: string, options: object): Promise<{ css: string }>;
-  environment: { fileManagers: object[] };
-};
-const coffee = require('coffeescript') as { compile(src: string, options: object): string };
-const ts = require('typescript') as typeof import('typescript');
+
+/** A package loaded on first use, then kept. */
+function lazy<T>(name: string, setUp?: (module: T) => void): () => T {
+  let module: T | undefined;
+  return () => {
+    if (module === undefined) {
+      const loaded = require(name) as T;
+      setUp?.(loaded);
+      module = loaded;
+    }
+    return module;
+  };
+}
+
+// Loaded on the pool's `load`, before the compile it is for, so the time limit measures compiling, not
+// loading: together they take about 1.3 s (TypeScript and Sass about 0.5 s each), which a child paid at
+// every start before, however few of them its compiles used.
+const marked = lazy<typeof import('marked')>('marked');
+const pug = lazy<{ compileClient(src: string, options: object): string }>('pug');
+type Less = { render(src: string, options: object): Promise<{ css: string }>; environment: { fileManagers: object[] } };
+const less = lazy<Less>('less', (module) => module.environment.fileManagers.splice(0, Infinity, GATED_LESS));
+const coffee = lazy<{ compile(src: string, options: object): string }>('coffeescript');
+const typescript = lazy<typeof import('typescript')>('typescript');
 
 /** Thrown for a failure we can place; anything else becomes its message alone. */
 class PlacedError extends Error {
@@ -49,7 +64,7 @@ class TimedOut extends Error {}
 // one included: a single manager that reads through the Files gate, whose answer for a bin is no file
 // at all (NO_FILES); a first fence in front of the permission model and offline.ts.
 type LessFile = { contents: string | Buffer; filename: string };
-less.environment.fileManagers.splice(0, Infinity, {
+const GATED_LESS = {
   supports: () => true,
   supportsSync: () => true,
   loadFile: async (name: string, _dir: string, options?: { rawBuffer?: boolean }) => gatedLessFile(name, options),
@@ -60,7 +75,7 @@ less.environment.fileManagers.splice(0, Infinity, {
       return { error: err };
     }
   },
-});
+};
 function gatedLessFile(name: string, options?: { rawBuffer?: boolean }): LessFile {
   try {
     const bytes = readGatedFile(name, NO_FILES);
@@ -88,12 +103,12 @@ type Compile = (source: string, timeoutMs: number) => Promise<string> | string;
 
 const COMPILERS: Record<Compiled, Compile> = {
   markdown(source) {
-    return marked.marked.parse(source, { async: false });
+    return marked().marked.parse(source, { async: false });
   },
 
   pug(source, timeoutMs) {
     const options = { name: 'template', compileDebug: true, inlineRuntimeFunctions: true, plugins: [GATED_PUG] };
-    const fn = pug.compileClient(source, options);
+    const fn = pug().compileClient(source, options);
     // The template's code runs here, with nothing of ours in reach. The vm's own timeout stops a loop
     // without costing the child (the pool kills only later); 'afterEvaluate' runs the promise jobs the
     // template starts inside the evaluation, under that timeout, and none after it.
@@ -116,7 +131,7 @@ const COMPILERS: Record<Compiled, Compile> = {
     const plugin = /@plugin\b/.exec(source);
     if (plugin) throw new PlacedError('@plugin is not allowed', ...at(source, plugin.index));
     try {
-      return (await less.render(source, { javascriptEnabled: false })).css;
+      return (await less().render(source, { javascriptEnabled: false })).css;
     } catch (err) {
       const e = err as { message: string; line?: number; column?: number };
       throw new PlacedError(e.message, e.line ?? undefined, e.column === undefined ? undefined : e.column + 1);
@@ -125,7 +140,7 @@ const COMPILERS: Record<Compiled, Compile> = {
 
   coffeescript(source) {
     try {
-      return coffee.compile(source, { bare: true });
+      return coffee().compile(source, { bare: true });
     } catch (err) {
       const e = err as { message: string; location?: { first_line: number; first_column: number } };
       throw new PlacedError(e.message, lineOf(e.location?.first_line), lineOf(e.location?.first_column));
@@ -141,7 +156,20 @@ const COMPILERS: Record<Compiled, Compile> = {
   stylus: compileStylus,
 };
 
+/** What each compile needs loaded, asked for by the pool before the compile. */
+const LOADS: Record<Compiled, () => unknown> = {
+  markdown: marked,
+  pug,
+  less,
+  coffeescript: coffee,
+  typescript,
+  jsx: typescript,
+  scss: loadScss,
+  stylus: loadStylus,
+};
+
 function transpile(source: string, fileName: string): string {
+  const ts = typescript();
   const out = ts.transpileModule(source, {
     fileName,
     reportDiagnostics: true,
@@ -187,7 +215,11 @@ async function handle({ id, processor, source, timeoutMs }: CompileRequest): Pro
 
 process.on('message', (message: WorkerMessage) => {
   if ('ping' in message) process.send!({ pong: message.ping, rss: process.memoryUsage.rss() } satisfies CompileReply);
-  else void handle(message).then((reply) => process.send!(reply));
+  else if ('load' in message) {
+    // A package that fails to load throws here and ends the child: its compile fails as a crash does.
+    LOADS[message.load]();
+    process.send!({ loaded: message.load } satisfies CompileReply);
+  } else void handle(message).then((reply) => process.send!(reply));
 });
 // The server went away: nothing left to compile for.
 process.on('disconnect', () => process.exit(0));
