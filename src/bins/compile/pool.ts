@@ -48,8 +48,8 @@ type Worker = {
 };
 
 /**
- * How long a child may take to load a compiler: TypeScript or Sass take about 0.5 s on an idle machine,
- * several seconds with every core busy. One that cannot is stuck, and is replaced.
+ * How long a child may take to load a compiler and run it once: TypeScript or Sass take about 0.5 s on
+ * an idle machine, several seconds with every core busy. One that cannot is stuck, and is replaced.
  */
 const LOAD_MS = 30_000;
 /** How long an idle child may take to answer a ping; one that cannot is still running something. */
@@ -209,7 +209,7 @@ export function createCompilePool(options: PoolOptions): CompilePool {
       retire(worker, 'the compiler took too long to load, try again shortly');
       dispatch();
     }, LOAD_MS);
-    worker.child.send({ load: worker.job!.processor } satisfies WorkerMessage);
+    worker.child.send({ load: worker.job!.processor, timeoutMs: LOAD_MS } satisfies WorkerMessage);
   }
 
   function compile(worker: Worker): void {

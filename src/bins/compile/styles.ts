@@ -49,7 +49,7 @@ const GATED_LOADS = {
 let sass: typeof import('sass') | undefined;
 
 /** Dart Sass (about 0.6 s to load), loaded by the first SCSS compile's load, not by every child's start. */
-export function loadScss(): typeof import('sass') {
+function loadScss(): typeof import('sass') {
   return (sass ??= require('sass') as typeof import('sass'));
 }
 
@@ -80,7 +80,7 @@ type StylusModule = ((source: string) => { set(key: string, value: unknown): { r
 let stylus: StylusModule | undefined;
 
 /** Stylus with its file reads gated, made by the first Stylus compile's load, not by every child's start. */
-export function loadStylus(): StylusModule {
+function loadStylus(): StylusModule {
   if (stylus) return stylus;
   const module = require('stylus') as StylusModule;
   gateImports(module);

@@ -48,21 +48,6 @@ describe('compile limits', function () {
     });
   });
 
-  describe('loading a compiler', () => {
-    it('loads each at its first use, outside the time limit: TypeScript and Sass answer under a 100 ms limit', async () => {
-      // Loading TypeScript takes about 0.4 s and Sass 0.3 s, against 40 and 20 ms for these compiles, and
-      // a 100 ms limit kills a child at 350 ms: a load counted as compiling would fail both.
-      const compiler = createCompiler({ timeoutMs: 100 });
-      try {
-        expect(await compiler.compile('typescript', 'let a: number = 1')).to.deep.equal({ ok: true, code: 'let a = 1;\n' });
-        expect(await compiler.compile('scss', 'a { b: c }')).to.deep.equal({ ok: true, code: 'a {\n  b: c;\n}' });
-        expect(await compiler.compile('stylus', 'a\n  b c')).to.deep.equal({ ok: true, code: 'a {\n  b: c;\n}\n' });
-      } finally {
-        compiler.close();
-      }
-    });
-  });
-
   describe('after an answer', () => {
     it('runs nothing of a Pug promise chain: an unrelated TypeScript compile then answers correctly', async () => {
       const compiler = createCompiler();
