@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The compiled CLI does the work; this shim only finds it.
-import { main } from '../dist/cli/main.js';
+// The CLI, bundled by scripts/build-cli.mjs; this shim only finds it.
+import { main } from '../dist/bundle/cli.js';
 
 main(process.argv);

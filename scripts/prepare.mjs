@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-const built = existsSync(new URL('../dist/cli/main.js', import.meta.url));
+const built = existsSync(new URL('../dist/bundle/cli.js', import.meta.url));
 if (process.env.npm_command === 'exec' && built) process.exit(0);
 const npm = process.env.npm_execpath;
 const build = npm

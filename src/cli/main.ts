@@ -6,6 +6,7 @@ import { registerMockCommands } from './mocks/commands.js';
 import { registerServeBins } from './serve-bins/command.js';
 import { registerServeMocks } from './serve-mocks/command.js';
 import { safeLine } from './common/terminal-text.js';
+import { packageFile } from '../server/package-files.js';
 
 /** Builds the program; each command file only declares its flags and lazy-loads its work. */
 export function createProgram(): Command {
@@ -34,7 +35,7 @@ function configureErrors(command: Command, path: string): void {
 
 /** Read at run time: one small file, so start-up stays fast and the version has one home. */
 function packageVersion(): string {
-  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+  const text = readFileSync(packageFile('package.json'), 'utf8');
   return (JSON.parse(text) as { version: string }).version;
 }
 

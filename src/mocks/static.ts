@@ -1,12 +1,12 @@
 import type { Middleware } from 'koa';
-import { fileURLToPath } from 'node:url';
 import { staticFiles } from '../http/static-files.js';
+import { packageFile } from '../server/package-files.js';
 
-/** The page's HTML and CSS; from dist/mocks and src/mocks alike this is <package>/templates/mocks. */
-export const DEFAULT_ASSETS = fileURLToPath(new URL('../../templates/mocks/', import.meta.url));
+/** The page's HTML and CSS. */
+export const DEFAULT_ASSETS = packageFile('templates/mocks/');
 
 /** The page's script (CodeMirror included), bundled by scripts/build-client.mjs; no CDN. */
-export const PAGE_BUNDLE = fileURLToPath(new URL('../../dist/mock-page/', import.meta.url));
+export const PAGE_BUNDLE = packageFile('dist/mock-page/');
 
 /**
  * Serves the files of `roots` (the first that has a path wins) under /static/, and redirects

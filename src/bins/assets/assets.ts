@@ -1,10 +1,10 @@
 import type { Middleware } from 'koa';
-import { fileURLToPath } from 'node:url';
 import { staticFiles } from '../../http/static-files.js';
+import { packageFile } from '../../server/package-files.js';
 import { assetVersions } from './asset-versions.js';
 
-/** The editor's bundle, built by scripts/build-client.mjs; the same folder from dist/bins and src/bins. */
-export const PUBLIC_DIR = fileURLToPath(new URL('../../../dist/public/', import.meta.url));
+/** The editor's bundle, built by scripts/build-client.mjs. */
+export const PUBLIC_DIR = packageFile('dist/public/');
 
 /** The bundles' versions, for the pages that name them. */
 export const bundles = assetVersions(PUBLIC_DIR);

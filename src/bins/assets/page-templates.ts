@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../../server/package-files.js';
 import { EDITOR_DATA_ID, type EditorData } from '../../shared/editor-data.js';
 import { bundles } from './assets.js';
 
-/** templates/ of the package; the same from dist/bins and src/bins (tests run the sources). */
-const TEMPLATES = fileURLToPath(new URL('../../../templates/', import.meta.url));
+/** templates/ of the package. */
+const TEMPLATES = packageFile('templates/');
 
 const cache = new Map<string, string>();
 

@@ -6,11 +6,10 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../../server/package-files.js';
 
-/** The package root; the worker is always the built one (tests run the sources, `npm test` builds first). */
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const WORKER = `${ROOT}dist/bins/compile/worker.js`;
+/** The worker is always tsc's build (tests run the sources, `npm test` builds first). */
+const WORKER = `${PACKAGE_ROOT}dist/bins/compile/worker.js`;
 const COMPILER_PACKAGES = ['marked', 'pug', 'less', 'coffeescript', 'typescript', 'sass', 'stylus'];
 
 /**
@@ -23,7 +22,7 @@ function permissionArgs(): string[] {
   // the Files gate its importers ask).
   const ours = ['offline', 'styles'].map((name) => `dist/bins/compile/${name}.js`);
   ours.push('dist/shared/json-check.js', 'dist/gates/file-gate.js', 'package.json');
-  const paths = new Set([WORKER, ...ours.map((file) => ROOT + file)]);
+  const paths = new Set([WORKER, ...ours.map((file) => PACKAGE_ROOT + file)]);
   for (const name of COMPILER_PACKAGES) {
     const file = require.resolve(name);
     const at = file.lastIndexOf('/node_modules/');

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod/v3';
 import { binConfigSchema, type BinConfig } from '../../bins/config/config.js';
+import { packageFile } from '../../server/package-files.js';
 import { hostNamesSchema, portSchema, settingsObject, textSchema } from '../../server/setting-schemas.js';
 import { describeJsonError } from '../../shared/json-check.js';
 import { storeUrlSchema } from '../../store/store-url.js';
@@ -28,7 +28,7 @@ export type ServeBinsFlags = {
   quiet?: boolean;
 };
 
-const DEFAULTS_FILE = fileURLToPath(new URL('../../../config.default.json', import.meta.url));
+const DEFAULTS_FILE = packageFile('config.default.json');
 
 type JsonObject = { [key: string]: unknown };
 

@@ -5,10 +5,10 @@
  * terminated, which stops even a match that is under way, and a new worker takes its place.
  */
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { HttpError } from '../../http/errors.js';
 import { CpuBudgetExceeded, type CpuBudget } from '../../gates/cpu-budget.js';
+import { packageFile } from '../../server/package-files.js';
 
 /** One `_like` key's patterns (an item passes with any of them) and each item's text at its path. */
 export type LikeTask = { key: string; patterns: string[]; texts: (string | null)[] };
@@ -30,7 +30,7 @@ const IDLE_MS = 30_000;
 const GRACE_MS = 20;
 
 /** Always the built worker (tests run the sources; `npm test` builds first), as the compile children are. */
-const WORKER = fileURLToPath(new URL('../../../dist/mocks/collections/like-worker.js', import.meta.url));
+const WORKER = packageFile('dist/mocks/collections/like-worker.js');
 
 type Waiting = { job: Omit<LikeJob, 'id' | 'limitMs'>; budget: CpuBudget; key: string; done: Done };
 type Done = { resolve: (reply: LikeReply) => void; reject: (err: Error) => void };
