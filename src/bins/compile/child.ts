@@ -6,10 +6,10 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { PACKAGE_ROOT } from '../../server/package-files.js';
+import { packageFile } from '../../server/package-files.js';
 
 /** The worker is always tsc's build (tests run the sources, `npm test` builds first). */
-const WORKER = `${PACKAGE_ROOT}dist/bins/compile/worker.js`;
+const WORKER = packageFile('dist/bins/compile/worker.js');
 const COMPILER_PACKAGES = ['marked', 'pug', 'less', 'coffeescript', 'typescript', 'sass', 'stylus'];
 
 /**
@@ -18,11 +18,11 @@ const COMPILER_PACKAGES = ['marked', 'pug', 'less', 'coffeescript', 'typescript'
  */
 function permissionArgs(): string[] {
   const require = createRequire(import.meta.url);
-  // The worker and the modules of ours it imports (its network cut, SCSS and Stylus, a LESS @plugin's place,
-  // the Files gate its importers ask).
-  const ours = ['offline', 'styles'].map((name) => `dist/bins/compile/${name}.js`);
+  // The worker and the modules of ours it imports (its network cut, SCSS and Stylus, its compilers' loader,
+  // a LESS @plugin's place, the Files gate its importers ask).
+  const ours = ['offline', 'styles', 'lazy-package'].map((name) => `dist/bins/compile/${name}.js`);
   ours.push('dist/shared/json-check.js', 'dist/gates/file-gate.js', 'package.json');
-  const paths = new Set([WORKER, ...ours.map((file) => PACKAGE_ROOT + file)]);
+  const paths = new Set([WORKER, ...ours.map(packageFile)]);
   for (const name of COMPILER_PACKAGES) {
     const file = require.resolve(name);
     const at = file.lastIndexOf('/node_modules/');

@@ -8,6 +8,7 @@
  */
 import { createRequire } from 'node:module';
 import { FileRefused, NO_FILES, readGatedFile } from '../../gates/file-gate.js';
+import { lazyPackage } from './lazy-package.js';
 
 /** A failure placed in the source; line and column count from 1. */
 export type StyleError = { message: string; line?: number; column?: number };
@@ -46,15 +47,11 @@ const GATED_LOADS = {
   },
 };
 
-let sass: typeof import('sass') | undefined;
-
 /** Dart Sass (about 0.6 s to load), loaded by the first SCSS compile's load, not by every child's start. */
-function loadScss(): typeof import('sass') {
-  return (sass ??= require('sass') as typeof import('sass'));
-}
+const loadSass = lazyPackage<typeof import('sass')>('sass');
 
 export function compileScss(source: string): string {
-  const sass = loadScss();
+  const sass = loadSass();
   try {
     return sass.compileString(source, { importers: [GATED_LOADS], logger: sass.Logger.silent, style: 'expanded' }).css;
   } catch (err) {
@@ -77,17 +74,12 @@ type StylusModule = ((source: string) => { set(key: string, value: unknown): { r
   url: unknown;
 };
 
-let stylus: StylusModule | undefined;
-
 /** Stylus with its file reads gated, made by the first Stylus compile's load, not by every child's start. */
-function loadStylus(): StylusModule {
-  if (stylus) return stylus;
-  const module = require('stylus') as StylusModule;
+const loadStylus = lazyPackage<StylusModule>('stylus', (module) => {
   gateImports(module);
   gateFunctions();
   gateUrls(module);
-  return (stylus = module);
-}
+});
 
 // A plain CSS @import (a URL, or a .css file left for the browser) stays in the output, as Stylus leaves
 // it; every other import would read a file, except the one Stylus makes itself of its built-in mixins.

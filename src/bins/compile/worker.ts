@@ -7,11 +7,11 @@
  * still runs, as template code could only go on in microtasks, and those hold back every message.
  * Each compiler is loaded, and run once on a scrap (WARM_UP), when the pool first asks for it (`load`).
  */
-import { createRequire } from 'node:module';
 import { runInNewContext } from 'node:vm';
 import { lineColumn } from '../../shared/json-check.js';
 import type { Compiled, CompileError, CompileResult } from '../../shared/processors.js';
 import { FileRefused, NO_FILES, readGatedFile } from '../../gates/file-gate.js';
+import { lazyPackage } from './lazy-package.js';
 import { cutNetwork } from './offline.js';
 import { compileScss, compileStylus } from './styles.js';
 
@@ -25,30 +25,16 @@ export type CompileReply =
 export type WorkerMessage = CompileRequest | { load: Compiled; timeoutMs: number } | { ping: number };
 
 cutNetwork();
-const require = createRequire(import.meta.url);
-
-/** A package loaded on first use, then kept. */
-function lazy<T>(name: string, setUp?: (module: T) => void): () => T {
-  let module: T | undefined;
-  return () => {
-    if (module === undefined) {
-      const loaded = require(name) as T;
-      setUp?.(loaded);
-      module = loaded;
-    }
-    return module;
-  };
-}
 
 // Loaded by the pool's `load`, before the compile it is for, so the time limit measures compiling, not
 // loading: together they take about 1.3 s (TypeScript and Sass about 0.5 s each), which a child paid at
 // every start before, however few of them its compiles used.
-const marked = lazy<typeof import('marked')>('marked');
-const pug = lazy<{ compileClient(src: string, options: object): string }>('pug');
+const marked = lazyPackage<typeof import('marked')>('marked');
+const pug = lazyPackage<{ compileClient(src: string, options: object): string }>('pug');
 type Less = { render(src: string, options: object): Promise<{ css: string }>; environment: { fileManagers: object[] } };
-const less = lazy<Less>('less', (module) => module.environment.fileManagers.splice(0, Infinity, GATED_LESS));
-const coffee = lazy<{ compile(src: string, options: object): string }>('coffeescript');
-const typescript = lazy<typeof import('typescript')>('typescript');
+const less = lazyPackage<Less>('less', (module) => module.environment.fileManagers.splice(0, Infinity, GATED_LESS));
+const coffee = lazyPackage<{ compile(src: string, options: object): string }>('coffeescript');
+const typescript = lazyPackage<typeof import('typescript')>('typescript');
 
 /** Thrown for a failure we can place; anything else becomes its message alone. */
 class PlacedError extends Error {
