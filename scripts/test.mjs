@@ -117,8 +117,17 @@ async function main() {
   if (slowest > 0) printSlowest(scratch, results, slowest);
   rmSync(scratch, { recursive: true, force: true });
   const failed = results.filter((r) => r.code !== 0);
+  // A CI log often keeps only its tail, so each failed group's failures are printed again last, where
+  // that tail has them (mocha's own list, from "N failing" on).
+  for (const r of failed) console.log(`\n━━ failures of ${r.name} ━━\n${failuresOf(r.text)}`);
   console.log(`total: ${total('passing')} passing, ${total('failing')} failing, ${total('pending')} pending in ${seconds(performance.now() - started)} (${jobs} groups at a time)`);
   process.exitCode = failed.length > 0 ? 1 : 0;
+}
+
+// Mocha's failure list, or the output's last 60 lines when the group died before mocha wrote one.
+function failuresOf(text) {
+  const at = text.search(/^\s+\d+ failing/m);
+  return at >= 0 ? text.slice(at).trimEnd() : text.trimEnd().split('\n').slice(-60).join('\n');
 }
 
 function printSlowest(scratch, results, count) {

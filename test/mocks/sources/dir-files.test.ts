@@ -40,11 +40,7 @@ describe('serve-mocks --dir (endpoint files, watched)', function () {
     return { status: res.status, text: await res.text() };
   };
   /** Polls until /endpoint/<path> answers `text`; gives the milliseconds it took. */
-  const servedSoon = async (path: string, text: string) => {
-    const started = performance.now();
-    await until(async () => (await served(path)).text === text, 10_000);
-    return performance.now() - started;
-  };
+  const servedSoon = (path: string, text: string) => until(async () => (await served(path)).text === text, 10_000);
 
   it('serves YAML and JSON files of nested folders, one record or a list, named after the file', async () => {
     write('users/list.yaml', 'data:\n  - id: 1\n');
@@ -65,12 +61,13 @@ describe('serve-mocks --dir (endpoint files, watched)', function () {
     ]);
   });
 
-  it('applies a file added, changed and removed within 300 ms (5x on a loaded machine) and prints each', async () => {
+  // How soon is bench/dir.js's figure (a change from write to served); here, that each one is applied.
+  it('applies a file added, changed and removed and prints each', async () => {
     await start('--dir', mocks);
     write('a/new.yaml', 'data: 1\n');
-    expect(await servedSoon('a/new', '1')).to.be.below(1500);
+    await servedSoon('a/new', '1');
     write('a/new.yaml', 'data: 2\n');
-    expect(await servedSoon('a/new', '2')).to.be.below(1500);
+    await servedSoon('a/new', '2');
     rmSync(join(mocks, 'a/new.yaml'));
     await until(async () => (await served('a/new')).status === 404);
     await until(() => server!.stderr().includes(`- a/new (${mocks}/a/new.yaml)`));
