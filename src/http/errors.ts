@@ -1,6 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import type { Logger } from '../server/logger.js';
 import { StoreUnavailable } from '../store/unavailable.js';
+import { sendJson } from './json-answer.js';
 
 /** An error meant for the client: its status and message are sent as they are. */
 export class HttpError extends Error {
@@ -58,7 +59,9 @@ export function errorHandler(body: ErrorBody, logger: Logger): Middleware {
         message = 'internal server error';
       }
       ctx.status = status;
-      ctx.body = body(status, message, ours ? ours.field : err.field, ctx);
+      const answer = body(status, message, ours ? ours.field : err.field, ctx);
+      if (typeof answer === 'string') ctx.body = answer;
+      else sendJson(ctx, answer);
       if (ours?.retryAfter !== undefined) ctx.set('Retry-After', String(ours.retryAfter));
       // A body refused for its size, or not received in time, is left unread: do not reuse the connection.
       if (status === 413 || status === 408) ctx.set('Connection', 'close');

@@ -9,6 +9,7 @@ import { type MockStore } from './store/store.js';
 import { patternOf } from './store/endpoint.js';
 import { conflictError } from './store/refusals.js';
 import { parseMockInput, type ValidateOptions } from './record/validate.js';
+import { sendJson } from '../http/json-answer.js';
 
 export type ImportOptions = { store: MockStore; validate: ValidateOptions; maxBody: number; logger: Logger };
 
@@ -53,7 +54,7 @@ export function addImportRoute(router: Router, options: ImportOptions): void {
         return;
       }
     }
-    ctx.body = { success: true, created, replaced };
+    sendJson(ctx, { success: true, created, replaced });
   });
 }
 
@@ -134,7 +135,7 @@ function checkConflicts(ctx: Context, store: MockStore, inputs: MockInput[], rep
 
 function refuse(ctx: Context, status: number, message: string, errors: Problem[]): void {
   ctx.status = status;
-  ctx.body = { success: false, message, errors };
+  sendJson(ctx, { success: false, message, errors });
 }
 
 /** A write failed after the checks: say which, and which were written before it (they stay). */
@@ -147,5 +148,5 @@ function stoppedMidway(ctx: Context, logger: Logger, err: unknown, name: string,
   const kept =
     written.length === 0 ? 'nothing was written' : `the ${written.length} written before it (in "written") are kept`;
   ctx.status = status;
-  ctx.body = { success: false, message: `the import stopped at '${name}': ${why}; ${kept}`, written };
+  sendJson(ctx, { success: false, message: `the import stopped at '${name}': ${why}; ${kept}`, written });
 }

@@ -11,6 +11,7 @@ import { streamRequestEvents } from './api-events.js';
 import { addImportRoute } from './api-import.js';
 import type { Logger } from '../server/logger.js';
 import type { SourceProblem } from './sources/loader.js';
+import { sendJson } from '../http/json-answer.js';
 
 export type ApiOptions = {
   store: MockStore;
@@ -46,7 +47,7 @@ export function apiRouter(options: ApiOptions): Router {
 
   router.get('/endpoints', (ctx) => {
     const base = endpointBase(ctx, options.trustProxy);
-    ctx.body = { success: true, endpoints: store.list().map((endpoint) => listItem(endpoint, base)) };
+    sendJson(ctx, { success: true, endpoints: store.list().map((endpoint) => listItem(endpoint, base)) });
   });
 
   router.get('/sources', (ctx) => {
@@ -55,7 +56,7 @@ export function apiRouter(options: ApiOptions): Router {
       if (source) names.set(source, [...(names.get(source) ?? []), record.name]);
     }
     const sources = [...names].map(([source, endpoints]) => ({ source, endpoints }));
-    ctx.body = { success: true, sources, errors: options.sources?.problems() ?? [] };
+    sendJson(ctx, { success: true, sources, errors: options.sources?.problems() ?? [] });
   });
 
   addImportRoute(router, { store, validate, maxBody: options.maxBody, logger: options.logger });
@@ -80,19 +81,19 @@ export function apiRouter(options: ApiOptions): Router {
   router.delete('/endpoint/:name', async (ctx) => {
     const name = ctx.params.name!;
     if (!(await store.delete(name))) throw noEndpoint(name);
-    ctx.body = { success: true, name };
+    sendJson(ctx, { success: true, name });
   });
 
   router.get('/endpoint/:name/requests', (ctx) => {
     const endpoint = found(store, ctx.params.name!);
-    ctx.body = { success: true, name: endpoint.record.name, requests: endpoint.stats.requests.newestFirst() };
+    sendJson(ctx, { success: true, name: endpoint.record.name, requests: endpoint.stats.requests.newestFirst() });
   });
 
   // Answers once the data file has forgotten the entries too; hits and lastCall stay.
   router.delete('/endpoint/:name/requests', async (ctx) => {
     const name = ctx.params.name!;
     if (!(await store.clearLog(name))) throw noEndpoint(name);
-    ctx.body = { success: true, name };
+    sendJson(ctx, { success: true, name });
   });
 
   // A collection's live data back to the record's data (json-server's db.json as loaded).
@@ -101,7 +102,7 @@ export function apiRouter(options: ApiOptions): Router {
     const { name, collection } = endpoint.record;
     if (!collection) throw new HttpError(400, `endpoint '${name}' is not a collection`, 'name');
     await store.collections.reset(name);
-    ctx.body = { success: true, name };
+    sendJson(ctx, { success: true, name });
   });
 
   // The page's live request log (Server-Sent Events).

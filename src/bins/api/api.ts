@@ -10,6 +10,7 @@ import { readSaveBody, readSaveInput } from './save-input.js';
 import type { BinStore } from '../store/store.js';
 import { templateRoutes } from './template-routes.js';
 import { prettyTime } from './time.js';
+import { sendJson } from '../../http/json-answer.js';
 
 export type ApiOptions = { store: BinStore; config: BinConfig };
 
@@ -41,18 +42,18 @@ export function createApiRouter({ store, config }: ApiOptions): Router {
   async function save(ctx: Context, bin: string | undefined): Promise<void> {
     takeFastFailure(ctx.req); // a save the fast path began and could not finish
     const input = readSaveInput(await readSaveBody(ctx, config['max-request-size']), config);
-    ctx.body = await saveAnswer(store, bin, input);
+    sendJson(ctx, await saveAnswer(store, bin, input));
   }
 
   async function remove(ctx: Context): Promise<void> {
     const removed = await store.remove(binParam(ctx), parseRev(ctx.params.rev));
     if (!removed) throw notFound();
-    ctx.body = { url: removed.bin, snapshot: removed.rev, deleted: true };
+    sendJson(ctx, { url: removed.bin, snapshot: removed.rev, deleted: true });
   }
 
   router.get('/', admin, async (ctx) => {
     const bins = await store.list();
-    ctx.body = bins.map(({ revisions }) =>
+    sendJson(ctx, bins.map(({ revisions }) =>
       revisions.map((revision) => {
         const { title, description } = revision.settings as { title?: unknown; description?: unknown };
         return {
@@ -64,7 +65,7 @@ export function createApiRouter({ store, config }: ApiOptions): Router {
           ...(typeof description === 'string' && { description }),
         };
       }),
-    );
+    ));
   });
   templateRoutes(router, { store, config });
   router.post('/save', write, (ctx) => save(ctx, undefined));

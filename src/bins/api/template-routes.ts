@@ -6,6 +6,7 @@ import { starterHtml } from '../assets/page-templates.js';
 import { readSaveBody, readSaveInput } from './save-input.js';
 import type { BinStore } from '../store/store.js';
 import type { Template } from '../engines/records.js';
+import { sendJson } from '../../http/json-answer.js';
 
 /** What a new bin starts from: the saved template, else the built-in starter (`updated` null). */
 export type StartingPoint = Omit<Template, 'updated'> & { updated: string | null };
@@ -34,7 +35,7 @@ function templateBody(start: StartingPoint) {
 export function templateRoutes(router: Router, { store, config }: { store: BinStore; config: BinConfig }): void {
   const write = requireAccess(config, 'write');
   const answer = (ctx: Context, start: StartingPoint) => {
-    ctx.body = templateBody(start);
+    sendJson(ctx, templateBody(start));
   };
 
   router.get('/template', async (ctx) => {

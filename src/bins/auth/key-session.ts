@@ -3,6 +3,7 @@ import { HttpError } from '../../http/errors.js';
 import { isUnder } from '../../http/under.js';
 import { INVALID_KEY, KEY_NEEDED, isTheKey, requestKey, sessionCookie } from './auth.js';
 import type { BinConfig } from '../config/config.js';
+import { sendJson } from '../../http/json-answer.js';
 
 /** Long enough not to nag; the cookie is only an HMAC of the key, so changing the key ends every session. */
 const SESSION_DAYS = 30;
@@ -28,7 +29,7 @@ export function keySession(config: BinConfig): Middleware {
       if (ctx.method !== 'POST') throw new HttpError(405, 'use POST');
       if (key === undefined) throw new HttpError(403, KEY_NEEDED);
       setSession(ctx, config);
-      ctx.body = { session: true };
+      sendJson(ctx, { session: true });
       return;
     }
     const page = !api && (ctx.method === 'GET' || ctx.method === 'HEAD');

@@ -5,6 +5,7 @@ import { checkRead } from '../auth/auth.js';
 import type { Compiler } from './compiler.js';
 import type { BinConfig } from '../config/config.js';
 import { rateLimiter, readJsonObject, stringField } from '../../http/json-object.js';
+import { sendJson } from '../../http/json-answer.js';
 
 export type CompileRouteOptions = { compiler: Compiler; config: BinConfig; perMinute?: number };
 
@@ -30,11 +31,11 @@ export function compileRoute({ compiler, config, perMinute = 600 }: CompileRoute
     }
     const result = await compiler.compile(processor as Processor, source, ctx.ip);
     if (result.ok) {
-      ctx.body = { code: result.code };
+      sendJson(ctx, { code: result.code });
     } else {
       ctx.status = 422;
       const { message, line, column } = result.error;
-      ctx.body = { error: message, ...(line !== undefined && { line, column }) };
+      sendJson(ctx, { error: message, ...(line !== undefined && { line, column }) });
     }
   };
 }

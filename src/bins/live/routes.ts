@@ -12,6 +12,7 @@ import { EDITOR_PATHS, OUTPUT_PATHS, PAGE_ROUTER, pageAddress } from '../address
 import { rateLimiter, readJsonObject } from '../../http/json-object.js';
 import { describeError } from '../../shared/processors.js';
 import type { BinStore } from '../store/store.js';
+import { sendJson } from '../../http/json-answer.js';
 
 export type LiveRoutesOptions = { hub: LiveHub; store: BinStore; compiler: Compiler; config: BinConfig };
 
@@ -83,7 +84,7 @@ export function liveRoutes({ hub, store, compiler, config }: LiveRoutesOptions):
     checkAccess(ctx, config, 'write');
     const bin = await existing(ctx.params.bin!);
     await broadcast(bin, await readJsonObject(ctx, 1024 * 1024), ctx.ip);
-    ctx.body = { connections: hub.connections(bin) };
+    sendJson(ctx, { connections: hub.connections(bin) });
   });
 
   router.all('/api/:bin/console', async (ctx) => {
@@ -98,7 +99,7 @@ export function liveRoutes({ hub, store, compiler, config }: LiveRoutesOptions):
       throw new HttpError(400, `records must be an array of at most ${MAX_RECORDS} objects`, 'records');
     }
     hub.send(bin, 'console', JSON.stringify(records));
-    ctx.body = { connections: hub.connections(bin) };
+    sendJson(ctx, { connections: hub.connections(bin) });
   });
 
   return router.routes() as Middleware;
