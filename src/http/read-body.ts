@@ -1,9 +1,16 @@
-import getRawBody from 'raw-body';
+import type getRawBody from 'raw-body';
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'koa';
 import { HttpError } from './errors.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
+
+// raw-body brings iconv-lite, whose code page tables (half a megabyte of the bundle) every start would
+// read and compile for a decoding no request here uses; it is loaded at the first body read instead.
+// (CommonJS: at run time its function is the namespace's default, which TypeScript's view of `export =` hides.)
+let rawBody: Promise<typeof getRawBody> | undefined;
+const loadRawBody = () =>
+  (rawBody ??= import('raw-body').then((module) => (module as unknown as { default: typeof getRawBody }).default));
 
 /** Whether the request says it has a body: chunked, or a Content-Length other than 0. */
 export function hasBody(req: IncomingMessage): boolean {
@@ -26,9 +33,10 @@ export async function readBodyText(ctx: Context, limit: number | string): Promis
 
 /** readBodyText on a bare request whose charset the caller has checked (the pre-Koa save path). */
 export async function readUtf8(req: IncomingMessage, limit: number | string): Promise<string> {
+  const readRaw = await loadRawBody();
   let raw: Buffer;
   try {
-    raw = await getRawBody(req, { length: req.headers['content-length'] || undefined, limit });
+    raw = await readRaw(req, { length: req.headers['content-length'] || undefined, limit });
   } catch (err) {
     const { type, code } = err as { type?: string; code?: string };
     // Node's requestTimeout already answered 408 and closed the socket; this only ends the handler quietly.
