@@ -26,6 +26,8 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   external: ['sqlite3'],
+  // mime-types and its table loaded at their first use, not by Koa at every start (the file says why).
+  alias: { 'mime-types': './scripts/bundle/mime-types.cjs' },
   // The CommonJS packages inside (Koa and its middleware) require Node's modules; an ES module has no
   // `require` of its own, so each file of the bundle makes one.
   banner: { js: "import { createRequire as __snippetkitRequire } from 'node:module'; const require = __snippetkitRequire(import.meta.url);" },

@@ -88,7 +88,8 @@ export function createBinApp({
   // --- health
   app.use(async (ctx, next) => {
     if (ctx.path !== '/status') return next();
-    ctx.type = 'text/plain';
+    // In full, as sendJson does: nothing a health check asks needs mime-types' table loaded.
+    ctx.set('Content-Type', 'text/plain; charset=utf-8');
     ctx.body = 'OK';
   });
 

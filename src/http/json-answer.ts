@@ -7,6 +7,8 @@ import type { Context } from 'koa';
  * class no route sends (bench/README.md, start-up).
  */
 export function sendJson(ctx: Context, value: unknown): void {
-  if (!/\bjson\b/i.test(ctx.type)) ctx.type = 'json';
+  // In full: Koa's short name ('json') would be looked up in mime-types' table, which the CLI bundle
+  // loads only when a file or a short name needs it (scripts/bundle/mime-types.cjs).
+  if (!/\bjson\b/i.test(ctx.type)) ctx.set('Content-Type', 'application/json; charset=utf-8');
   ctx.body = JSON.stringify(value);
 }
