@@ -1,6 +1,7 @@
 // Scale-out rows (issue 15): saves/s and reads/s of 1, 2 and 4 instances of `serve-bins --store` on one
 // PostgreSQL and on one Redis, beside SQLite on one instance; how long a save on one instance takes to be
-// served by another; cold start on a store of 1 M revisions; memory under load against idle.
+// served by another (and a mock endpoint's change, between two serve-mocks); cold start on a store of 1 M
+// revisions; memory under load against idle.
 // Everything (load generator, instances, store) shares this machine's cores: each throughput row says
 // how the CPU time of the run split between them.
 import { readFileSync, readdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -45,6 +46,7 @@ export async function run() {
     const rows = [];
     if (PARTS.includes('throughput')) rows.push(...(await throughput(stores, dir)));
     if (PARTS.includes('notices')) for (const store of stores.shared) rows.push(...(await notices(store)));
+    if (PARTS.includes('notices')) for (const store of stores.shared) rows.push(await mockNotices(store));
     if (PARTS.includes('cold')) for (const store of stores.shared) rows.push(await coldStarts(store));
     return rows;
   } finally {
@@ -155,11 +157,11 @@ function treeCpuSeconds(pid) {
   return ticks / CLK_TCK;
 }
 
-/** Starts `count` instances of serve-bins on `store` (a --store URL, or a SQLite file for --data). */
-async function startInstances(count, store) {
+/** Starts `count` instances of serve-bins (or `command`) on `store` (a --store URL, or a SQLite file for --data). */
+async function startInstances(count, store, command = 'serve-bins') {
   const flag = /^(postgres|redis):/.test(store) ? '--store' : '--data';
   const started = await Promise.all(
-    Array.from({ length: count }, () => startChild([CLI, 'serve-bins', '--port', '0', flag, store], OPEN)),
+    Array.from({ length: count }, () => startChild([CLI, command, '--port', '0', flag, store], OPEN)),
   );
   for (const instance of started) instances.add(instance);
   return {
@@ -304,6 +306,54 @@ async function notices(store) {
       'CPU µs/req': ((heard * 1e6) / saved.requests.total).toFixed(1),
     };
     return [latency, cost];
+  } finally {
+    agent.destroy();
+    await group.stop();
+  }
+}
+
+/**
+ * The mock server's change notices: an endpoint replaced on instance A (PUT /api/endpoint/:name), then B
+ * asked on one keep-alive connection until its answer is the new data; B answered the old data just before.
+ */
+async function mockNotices(store) {
+  log(`cluster ${store.name}: ${CHANGES} mock endpoint changes from one instance to another`);
+  const group = await startInstances(2, await store.fresh(), 'serve-mocks');
+  const [a, b] = group.list;
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const put = async (data) => {
+    const res = await fetch(`${a.url}/api/endpoint/notice`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ data }),
+    });
+    if (!res.ok) throw new Error(`PUT on A: ${res.status} ${await res.text()}`);
+  };
+  try {
+    const url = `${b.url}/endpoint/notice`;
+    await put({ change: 0 });
+    const fromAnswer = [];
+    const fromSave = [];
+    for (let i = 1; i <= CHANGES; i++) {
+      await getText(agent, url); // B's answer before the change
+      const wanted = JSON.stringify({ change: i });
+      const started = performance.now();
+      await put({ change: i });
+      const answered = performance.now();
+      for (;;) {
+        if ((await getText(agent, url)) === wanted) break;
+        if (performance.now() - answered > 5000) throw new Error(`${store.name}: B never served change ${i}`);
+      }
+      const served = performance.now();
+      fromAnswer.push(served - answered);
+      fromSave.push(served - started);
+    }
+    return {
+      benchmark: `mock change notice, ${store.name}: PUT answered on A → served by B (from the PUT's start)`,
+      'p50 ms': `${quantile(fromAnswer, 0.5).toFixed(1)} (${quantile(fromSave, 0.5).toFixed(1)})`,
+      'p99 ms': `${quantile(fromAnswer, 0.99).toFixed(1)} (${quantile(fromSave, 0.99).toFixed(1)})`,
+      target: 'p99 ≤ 100',
+    };
   } finally {
     agent.destroy();
     await group.stop();
