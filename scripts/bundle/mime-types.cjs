@@ -1,8 +1,7 @@
 // mime-types as the CLI bundle sees it (scripts/build-cli.mjs aliases the package here): the same
 // functions and tables, with the package and its mime-db (some 2,500 types, 26 ms to load and index) loaded
-// at the first call. Koa and type-is require mime-types as they load, which made every server start pay
-// for a table only a file or a short type name ('html', 'png') needs; JSON answers set their
-// Content-Type in full (src/http/json-answer.ts).
+// at the first call that needs the table. Koa and type-is require mime-types as they load, which made every server start pay
+// for a table only a file or a short type name ('html', 'png') needs.
 'use strict';
 
 // Left to Node at run time: esbuild bundles only a require of a literal, and bundled, the table would
@@ -13,7 +12,10 @@ const load = () => (real ??= require(PACKAGE));
 
 exports.charset = (type) => load().charset(type);
 exports.charsets = { lookup: (type) => load().charset(type) };
-exports.contentType = (str) => load().contentType(str);
+// A full type that names its charset ('application/json; charset=utf-8') is answered as it is, as
+// mime-types itself answers it, without the table: Koa passes every `ctx.type = …` through here.
+exports.contentType = (str) =>
+  typeof str === 'string' && str.includes('/') && str.includes('charset') ? str : load().contentType(str);
 exports.extension = (type) => load().extension(type);
 exports.lookup = (path) => load().lookup(path);
 for (const table of ['extensions', 'types', '_extensionConflicts']) {

@@ -89,7 +89,7 @@ export function createBinApp({
   app.use(async (ctx, next) => {
     if (ctx.path !== '/status') return next();
     // In full, as sendJson does: nothing a health check asks needs mime-types' table loaded.
-    ctx.set('Content-Type', 'text/plain; charset=utf-8');
+    ctx.type = 'text/plain; charset=utf-8';
     ctx.body = 'OK';
   });
 

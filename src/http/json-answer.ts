@@ -9,6 +9,6 @@ import type { Context } from 'koa';
 export function sendJson(ctx: Context, value: unknown): void {
   // In full: Koa's short name ('json') would be looked up in mime-types' table, which the CLI bundle
   // loads only when a file or a short name needs it (scripts/bundle/mime-types.cjs).
-  if (!/\bjson\b/i.test(ctx.type)) ctx.set('Content-Type', 'application/json; charset=utf-8');
+  if (!/\bjson\b/i.test(ctx.type)) ctx.type = 'application/json; charset=utf-8';
   ctx.body = JSON.stringify(value);
 }
