@@ -21,10 +21,14 @@ const memory = new MemoryBudget(limits);
 const store = await openMockStore(join(temp.dir, 'mocks.sqlite'), { memory, maxEndpoints: 1_000_000, flushMs: 50 });
 const running = await listen(createMockHandler({ store, config: { maxHangs: 100_000 } }), 0, '127.0.0.1');
 
-const heldBytes = () => {
-  for (let i = 0; i < 4; i++) global.gc!();
+const usedBytes = () => {
   const { heapUsed, arrayBuffers } = process.memoryUsage();
   return heapUsed + arrayBuffers;
+};
+
+const heldBytes = () => {
+  for (let i = 0; i < 4; i++) global.gc!();
+  return usedBytes();
 };
 
 /**
@@ -46,7 +50,7 @@ async function settledBytes(): Promise<number> {
 }
 
 const report = async (gc: boolean): Promise<ChildReport> => {
-  const bytes = gc ? await settledBytes() : process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+  const bytes = gc ? await settledBytes() : usedBytes();
   const accounts = memory.accounts().map(({ kind, used, limit }) => ({ kind, used, limit }));
   const hits = Object.fromEntries(store.list().map((endpoint) => [endpoint.record.name, endpoint.stats.hits]));
   return { bytes, accounts, hits };
