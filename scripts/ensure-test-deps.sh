@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Run before the tests. The browser tests drive Debian's chromium (playwright-core downloads no
-# browser); the store tests start throwaway servers from Debian's postgresql and redis-server
+# Run before the tests. The browser tests drive Debian's Chromium headless shell (playwright-core
+# downloads no browser); the store tests start throwaway servers from Debian's postgresql and redis-server
 # packages unless SNIPPETKIT_TEST_POSTGRES / SNIPPETKIT_TEST_REDIS name running ones
 # (test/helpers/services.ts). Installs what is missing with one apt-get update when this user may
 # (root with apt-get, as in CI); otherwise says what to do.
 set -euo pipefail
-chromium="${SNIPPETKIT_TEST_CHROMIUM:-/usr/bin/chromium}"
+chromium="${SNIPPETKIT_TEST_CHROMIUM:-/usr/bin/chromium-headless-shell}"
 
 # Where test/helpers/services.ts looks for initdb and postgres: Debian keeps them off the PATH.
 has_postgres() {
@@ -14,7 +14,7 @@ has_postgres() {
 
 find_missing() {
   missing=()
-  [ -x "$chromium" ] || missing+=(chromium)
+  [ -x "$chromium" ] || missing+=(chromium-headless-shell)
   [ -n "${SNIPPETKIT_TEST_POSTGRES:-}" ] || has_postgres || missing+=(postgresql)
   [ -n "${SNIPPETKIT_TEST_REDIS:-}" ] || command -v redis-server >/dev/null || missing+=(redis-server)
 }
@@ -42,7 +42,7 @@ fi
 
 for package in "${missing[@]}"; do
   case "$package" in
-    chromium) echo "the browser tests need Chromium at $chromium: run 'sudo apt-get install chromium' or set SNIPPETKIT_TEST_CHROMIUM" >&2 ;;
+    chromium-headless-shell) echo "the browser tests need Chromium's headless shell at $chromium: run 'sudo apt-get install chromium-headless-shell' or set SNIPPETKIT_TEST_CHROMIUM to any Chromium's path" >&2 ;;
     postgresql) echo "the store tests need PostgreSQL: run 'sudo apt-get install postgresql' or set SNIPPETKIT_TEST_POSTGRES to a running server's URL" >&2 ;;
     redis-server) echo "the store tests need Redis: run 'sudo apt-get install redis-server' or set SNIPPETKIT_TEST_REDIS to a running server's URL" >&2 ;;
   esac

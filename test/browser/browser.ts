@@ -3,8 +3,13 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** Debian's chromium (`.ci/run` installs it); playwright-core downloads no browser. */
-export const CHROMIUM = process.env.SNIPPETKIT_TEST_CHROMIUM ?? '/usr/bin/chromium';
+/**
+ * Debian's Chromium headless shell (scripts/ensure-test-deps.sh installs it); playwright-core downloads
+ * no browser. The shell is Chromium's page engine without the browser around it, which is what
+ * Playwright itself runs headless tests in: the browser groups used about a third of the CPU they
+ * used in the full `chromium` (docs/testing.md). Any Chromium works through SNIPPETKIT_TEST_CHROMIUM.
+ */
+export const CHROMIUM = process.env.SNIPPETKIT_TEST_CHROMIUM ?? '/usr/bin/chromium-headless-shell';
 
 /** test-artifacts/ (gitignored): screenshots a run leaves behind. */
 export const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
