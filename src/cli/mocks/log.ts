@@ -56,7 +56,8 @@ async function follow(client: ClientOptions, out: Output, name: string): Promise
     const res = await openStream(client, path, stop.signal);
     if (!res.ok || !res.body || !res.headers.get('content-type')?.startsWith('text/event-stream')) {
       // a 404 is only "no such endpoint" when the mock server says it
-      checkShape(client, `GET /${path}`, res, await res.text());
+      const head = { status: res.status, contentType: res.headers.get('content-type') };
+      checkShape(client, `GET /${path}`, head, await res.text());
       if (res.status === 404) throw notFound(client, name);
       throw notOurApi(client, `GET /${path} answered ${res.status} without an event stream`);
     }
