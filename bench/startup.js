@@ -1,6 +1,6 @@
 // Start-up rows (issue 24): each server from spawn to its first answer, against a bare node:http
 // server spawned and asked the same way, in interleaved rounds; and a client command from spawn to
-// exit, against `node -e` making the same request. BENCH_STARTS rounds (default 15), medians.
+// exit, against `node -e` making the same request with node:http. BENCH_STARTS rounds (default 15), medians.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -23,7 +23,8 @@ export async function run() {
         times.bare.push(await firstAnswer([BARE], '/', { BODY_FILE: body }));
         times.mocks.push(await firstAnswer([CLI, 'serve-mocks', '--data', join(dir, `m${i}.sqlite`)], '/api/endpoints'));
         times.bins.push(await firstAnswer([CLI, 'serve-bins', '--data', join(dir, `b${i}.sqlite`)], '/status'));
-        times.node.push(await toExit(['-e', `fetch(${JSON.stringify(`${mocks.url}/api/endpoints`)}).then((r) => r.text())`]));
+        // The request as the client makes it (node:http, the answer read whole); fetch would add undici's start.
+        times.node.push(await toExit(['-e', `require('node:http').get(${JSON.stringify(`${mocks.url}/api/endpoints`)}, (r) => r.resume())`]));
         times.client.push(await toExit([CLI, 'mock', 'list', '--server', mocks.url]));
       }
     } finally {
@@ -42,7 +43,7 @@ export async function run() {
     return [
       row('start: serve-mocks, spawn to first answer', median(times.mocks), bare, 'bare'),
       row('start: serve-bins, spawn to first answer', median(times.bins), bare, 'bare'),
-      row('client: mock list, spawn to exit', median(times.client), node, 'node -e fetch'),
+      row('client: mock list, spawn to exit', median(times.client), node, 'node -e http.get'),
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
