@@ -122,6 +122,23 @@ describe('BinStore.peek', () => {
   });
 });
 
+describe('BinStore heads kept in memory', () => {
+  let server: TestBinServer;
+  beforeEach(async () => {
+    server = await startBinServer({ ...OPEN, cache: { revisionsMB: 64, heads: 2 } });
+  });
+  afterEach(() => server.close());
+
+  it('keeps at most cache.heads of them, the least recently used going first', async () => {
+    const save = (bin: string) => server.store.append(bin, () => ({ html: bin, javascript: '', css: '', settings: {} }));
+    for (const bin of ['first', 'second', 'third']) await save(bin);
+    const latest = (bin: string) => server.store.peek(bin)?.html;
+    expect([latest('first'), latest('second'), latest('third')]).to.deep.equal([undefined, 'second', 'third']);
+    expect((await server.store.get('first'))?.html).to.equal('first');
+    expect([latest('first'), latest('second'), latest('third')]).to.deep.equal(['first', undefined, 'third']);
+  });
+});
+
 describe('bin storage with the memory caches off', () => {
   let server: TestBinServer;
   beforeEach(async () => {
