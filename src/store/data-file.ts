@@ -9,9 +9,14 @@ export class DataFileError extends Error {
 
 const SQLITE_HEADER = 'SQLite format 3\0';
 
-/** The default SQLite file for a server, in the user's data directory (e.g. ~/.local/share/snippetkit). */
+/** A file of ours in the user's data directory (e.g. ~/.local/share/snippetkit). */
+export function userDataPath(name: string): string {
+  return resolve(envPaths('snippetkit', { suffix: '' }).data, name);
+}
+
+/** The default SQLite file for a server, in the user's data directory. */
 export function defaultDataFile(server: 'bins' | 'mocks'): string {
-  return resolve(envPaths('snippetkit', { suffix: '' }).data, `${server}.sqlite`);
+  return userDataPath(`${server}.sqlite`);
 }
 
 /**

@@ -33,9 +33,10 @@ describe('snippetkit serve-bins (the process)', function () {
 
   const open = { SNIPPETKIT_API_ALLOWANONYMOUSREADWRITE: 'true' };
 
+  // The default, a key of its own and the login URL: test/cli/start/generated-key.test.ts.
   it('prints one line with the URL, the data file and the API mode, and stops cleanly on SIGTERM', async () => {
     const file = join(temp.dir, 'deep', 'folder', 'bins.sqlite');
-    const server = await startServerProcess(['serve-bins', '--port', '0', '--data', file]);
+    const server = await startServerProcess(['serve-bins', '--port', '0', '--data', file, '--no-generated-key']);
     expect(server.banner).to.match(/^snippetkit bins on http:\/\/127\.0\.0\.1:\d+ /);
     expect(server.banner).to.include(file);
     expect(server.banner).to.include('API read-only');

@@ -70,6 +70,8 @@ export type ServerProcess = {
   url: string;
   /** The start-up line. */
   banner: string;
+  /** What it has printed so far. */
+  stdout(): string;
   stderr(): string;
   /** SIGTERM and wait; resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
@@ -102,6 +104,7 @@ export function startServerProcess(
           child,
           url,
           banner: stdout.split('\n')[0],
+          stdout: () => stdout,
           stderr: () => stderr,
           stop(signal = 'SIGTERM') {
             if (child.exitCode === null && child.signalCode === null) child.kill(signal);
@@ -114,12 +117,26 @@ export function startServerProcess(
   });
 }
 
+let dataHome: string | undefined;
+
+/** One data folder for the commands this test process starts, removed when it exits. */
+function testDataHome(): string {
+  if (!dataHome) {
+    const made = tempDir('snippetkit-test-data-');
+    process.once('exit', made.cleanup);
+    dataHome = made.dir;
+  }
+  return dataHome;
+}
+
 /** The test runner's environment without the variables that configure snippetkit. */
 export function cleanEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { NO_COLOR: '1' };
   for (const [key, value] of Object.entries(process.env)) {
     if (!key.startsWith('SNIPPETKIT_') && key !== 'PORT' && key !== 'FORCE_COLOR') env[key] = value;
   }
+  // The machine user's data folder (the default data files, a generated key) is not the tests'.
+  env.XDG_DATA_HOME = testDataHome();
   return env;
 }
 

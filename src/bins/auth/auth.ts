@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual, createHash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { HttpError } from '../../http/errors.js';
+import { judgePage, originPolicy } from '../../http/origins.js';
 import type { BinConfig } from '../config/config.js';
 
 export const INVALID_KEY = 'The API key you provided is not valid';
@@ -64,7 +65,7 @@ export type Access = 'read' | 'write' | 'admin';
 
 /**
  * JS Bin's API authentication: a wrong key is refused for every method; without a key, reads need
- * allowAnonymousRead and writes allowAnonymousReadWrite. `admin` (listing and deleting) needs the key
+ * allowAnonymousRead and writes allowAnonymousReadWrite, or the session cookie on a request from our own page. `admin` (listing and deleting) needs the key
  * whenever one is configured. Every refusal is a 403. Reads of bins go through checkRead.
  */
 export function checkAccess(ctx: Context, config: BinConfig, access: Access): void {
@@ -73,6 +74,7 @@ export function checkAccess(ctx: Context, config: BinConfig, access: Access): vo
     if (!isTheKey(config, key)) throw new HttpError(403, INVALID_KEY);
     return;
   }
+  if (access !== 'read' && hasSession(ctx, config) && fromOwnPage(ctx)) return;
   const { allowAnonymousReadWrite } = config.api;
   const allowed =
     access === 'read'
@@ -98,6 +100,19 @@ export function checkRead(ctx: Context, config: BinConfig, bin?: string): void {
   const given = ctx.query[TOKEN_PARAM];
   if (token && typeof given === 'string' && same(given, token)) return;
   throw new HttpError(403, KEY_NEEDED);
+}
+
+/** Our own origin only: not loopback pages on other ports, which share the cookie (a site is not a port). */
+const OWN_PAGES = originPolicy([], { loopback: false });
+
+/**
+ * True for a request from one of this server's own pages (its `Origin` is ours). With the session
+ * cookie, such a write counts as given the key: a browser logged in once (`?api_key=`, or the editor's
+ * key dialog) saves without the key in the page. No other page can send our Origin, sandboxed output
+ * pages send `null`, and a request without `Origin` (not a page's) needs the key itself.
+ */
+function fromOwnPage(ctx: Context): boolean {
+  return judgePage(OWN_PAGES, ctx).page === 'allowed';
 }
 
 /** True when the request carries the browser session cookie of the configured key. */

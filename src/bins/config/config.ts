@@ -23,6 +23,11 @@ export const binConfigSchema = object({
   ownership: object({
     /** The key that grants reads and writes; null = none configured. */
     api_key: z.string({ message: KEY }).min(1, { message: KEY }).nullable(),
+    /**
+     * With no key and no anonymous writes, a server on a loopback address makes a key of its own and
+     * keeps it in the user's data folder (src/bins/auth/generated-key.ts); false keeps it read-only.
+     */
+    generateKey: flag,
   }),
   blacklist: object({
     /** Saves whose content contains any of these strings are refused. */

@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { generatedKeyFile, readGeneratedKey } from '../../bins/auth/generated-key.js';
+import { isLoopback } from '../../server/loopback.js';
 import type { ClientOptions, ServerKind } from './client.js';
 import { CliError, EXIT } from './errors.js';
 import { createOutput, type Output } from './output.js';
@@ -41,13 +43,23 @@ export function clientContext(command: Command, kind: ServerKind, env: NodeJS.Pr
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new CliError(`--server ${server} must be an http:// or https:// URL`, EXIT.usage);
   }
+  const apiKey = kind === 'bin' ? (flags.apiKey ?? (env.SNIPPETKIT_API_KEY || undefined)) : undefined;
+  const localKey = kind === 'bin' && !apiKey && isLoopback(parsed.hostname) ? localServerKey() : undefined;
   return {
-    client: {
-      server: server.replace(/\/+$/, ''),
-      kind,
-      apiKey: kind === 'bin' ? (flags.apiKey ?? (env.SNIPPETKIT_API_KEY || undefined)) : undefined,
-    },
+    client: { server: server.replace(/\/+$/, ''), kind, apiKey, ...(localKey && { localKey }) },
     out: createOutput(flags),
     flags,
   };
+}
+
+/** The key a bin server of this user on this machine made (serve-bins on a loopback address), if any. */
+function localServerKey(): ClientOptions['localKey'] {
+  const file = generatedKeyFile();
+  try {
+    const found = readGeneratedKey(file);
+    return found && { key: found.key, file };
+  } catch {
+    // A file that holds no key is the server's to report at its start; the command goes on without it.
+    return undefined;
+  }
 }

@@ -8,6 +8,13 @@ export type ClientOptions = {
   server: string;
   kind: ServerKind;
   apiKey?: string;
+  /**
+   * The key a bin server on this machine made for itself (its file, src/bins/auth/generated-key.ts),
+   * sent only when the server asks for a key: an open server refuses any key it does not know.
+   */
+  localKey?: { key: string; file: string };
+  /** The file `apiKey` was read from, for the message when it is refused. */
+  keyFrom?: string;
   timeoutMs?: number;
 };
 
@@ -56,8 +63,17 @@ export async function callApi(
   }
   const parsed = checkShape(options, asked, head, text);
   if (head.status === 401 || head.status === 403) {
+    if (!options.apiKey && options.localKey) {
+      // Nothing was done (a 403 comes before any work): the same request again, with the local key.
+      const { localKey, ...rest } = options;
+      return callApi({ ...rest, apiKey: localKey.key, keyFrom: localKey.file }, method, path, body);
+    }
     const said = errorMessage(parsed);
-    const refused = options.apiKey ? 'refused the API key' : 'needs an API key';
+    const refused = options.keyFrom
+      ? `refused the key in ${options.keyFrom}`
+      : options.apiKey
+        ? 'refused the API key'
+        : 'needs an API key';
     throw new CliError(`the ${options.kind} server ${refused}${said ? ` (${said})` : ''}: ${KEY_HINT}`, EXIT.auth);
   }
   if (head.status >= 500) {

@@ -15,13 +15,17 @@ export function registerServeBins(program: Command): void {
       'shared store for several instances: postgres://user@host/db or redis://host:6379[?prefix=name:] (env SNIPPETKIT_BIN_STORE)',
     )
     .option('-c, --config <file>', 'JSON config merged over config.default.json (env SNIPPETKIT_<PATH> per key)')
+    .option(
+      '--no-generated-key',
+      'with no key configured, stay read-only instead of making a key on a loopback address (env SNIPPETKIT_OWNERSHIP_GENERATEKEY=false)',
+    )
     .addOption(allowedHostOption('SNIPPETKIT_ALLOWED_HOSTS'))
     .option('-q, --quiet', 'print nothing but errors')
     .addHelpText(
       'after',
       `
 Examples:
-  $ snippetkit serve-bins
+  $ snippetkit serve-bins                  # on 127.0.0.1, with a key of its own: open the URL it prints to save
   $ snippetkit serve-bins --port 8080 --data ./bins.sqlite
   $ snippetkit serve-bins --store postgres://snippetkit@db.internal/snippetkit
   $ SNIPPETKIT_API_ALLOWANONYMOUSREADWRITE=true snippetkit serve-bins
@@ -30,7 +34,8 @@ Examples:
     .action(async (flags: ServeBinsFlags) => {
       // The flags and the config are checked before the server is loaded: a mistake is answered in a blink.
       const { loadBinConfig, loadServeBinsSettings } = await import('./config.js');
-      const config = loadBinConfig(flags.config);
+      const loaded = loadBinConfig(flags.config);
+      const config = flags.generatedKey === false ? { ...loaded, ownership: { ...loaded.ownership, generateKey: false } } : loaded;
       const settings = loadServeBinsSettings(flags);
       const { startBinServer } = await import('./start.js');
       await startBinServer(flags, config, settings);

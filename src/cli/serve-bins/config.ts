@@ -26,6 +26,8 @@ export type ServeBinsFlags = {
   config?: string;
   allowedHost?: string[];
   quiet?: boolean;
+  /** false with --no-generated-key. */
+  generatedKey?: boolean;
 };
 
 const DEFAULTS_FILE = packageFile('config.default.json');

@@ -3,6 +3,8 @@ import { createBinHandler } from '../../bins/app.js';
 import { createCompiler } from '../../bins/compile/compiler.js';
 import { apiMode, type BinConfig } from '../../bins/config/config.js';
 import { createLiveHub } from '../../bins/live/hub.js';
+import { generatedKeyFile, keepGeneratedKey, KeyFileError, type KeptKey } from '../../bins/auth/generated-key.js';
+import { CliError, EXIT } from '../common/errors.js';
 import { openSharedBinStore } from '../../bins/store/shared-store.js';
 import { openBinStore } from '../../bins/store/store.js';
 import { defaultDataFile } from '../../store/data-file.js';
@@ -11,8 +13,10 @@ import { isLoopback } from '../../server/loopback.js';
 import { serveUntilSignal } from '../start/serve.js';
 import type { ServeBinsFlags, ServeBinsSettings } from './config.js';
 
-export async function startBinServer(flags: ServeBinsFlags, config: BinConfig, settings: ServeBinsSettings): Promise<void> {
+export async function startBinServer(flags: ServeBinsFlags, given: BinConfig, settings: ServeBinsSettings): Promise<void> {
   const { port, data, store: shared, allowedHosts } = settings;
+  const generated = generatedKey(flags.host, given);
+  const config = generated ? { ...given, ownership: { ...given.ownership, api_key: generated.key } } : given;
   const cache = { heads: config.cache.heads, revisionBytes: config.cache.revisionsMB * 1024 * 1024 };
   const logger = consoleLogger(flags.quiet);
   // Made here, not by the app, so shutdown can end open event streams and stop compile children.
@@ -33,7 +37,7 @@ export async function startBinServer(flags: ServeBinsFlags, config: BinConfig, s
       live.close();
       compiler.close();
     },
-    banner: flags.quiet ? undefined : (url, store) => banner(url, `${shared ? 'store' : 'data'} ${store.where}`, config),
+    banner: flags.quiet ? undefined : (url, store) => banner(url, `${shared ? 'store' : 'data'} ${store.where}`, config, generated),
     log: logger.info,
   });
   if (!isLoopback(flags.host) && apiMode(config) === 'open') {
@@ -41,8 +45,37 @@ export async function startBinServer(flags: ServeBinsFlags, config: BinConfig, s
   }
 }
 
-function banner(url: string, where: string, config: BinConfig): string {
+/**
+ * The key a server makes for itself: only where it would otherwise be read-only (no key, no anonymous
+ * writes, reads open), only on a loopback address (nobody else can reach it to log in), and unless
+ * ownership.generateKey is false. Explicit settings are left exactly as they are.
+ */
+function generatedKey(host: string, config: BinConfig): KeptKey | undefined {
+  if (!config.ownership.generateKey || !isLoopback(host) || apiMode(config) !== 'read-only') return undefined;
+  try {
+    return keepGeneratedKey();
+  } catch (err) {
+    if (err instanceof KeyFileError) throw new CliError(err.message, EXIT.dataFile);
+    throw err;
+  }
+}
+
+function banner(url: string, where: string, config: BinConfig, generated: KeptKey | undefined): string {
   const mode = apiMode(config);
+  const line = `snippetkit bins on ${chalk.bold(url)}  ${where}  `;
+  if (generated) {
+    // The URL logs a browser in (a session cookie, then a redirect to the same page without the key).
+    const login = `${url}/?api_key=${generated.key}`;
+    const lines = [
+      line + chalk.green('saves need this server\'s own key; reads are open'),
+      `  to save from a browser, open ${chalk.bold(login)}`,
+      `  the key is in ${generatedKeyFile()}; client commands (save, pull, template) on this machine use it`,
+    ];
+    if (generated.tightened) {
+      lines.push(chalk.yellow(`  warning: ${generatedKeyFile()} could be read by other users; it is now yours alone (delete it for a new key)`));
+    }
+    return lines.join('\n');
+  }
   const modeText = {
     open: chalk.yellow('API open: anyone can read and write'),
     keyed: config.api.allowAnonymousRead
@@ -51,9 +84,10 @@ function banner(url: string, where: string, config: BinConfig): string {
           'Private: every bin (pages, panels, streams, API) needs the API key; browsers give it once with ?api_key=<key>',
         ),
     'read-only': chalk.yellow(
-      'API read-only: set SNIPPETKIT_OWNERSHIP_API_KEY=<key> or SNIPPETKIT_API_ALLOWANONYMOUSREADWRITE=true to allow saves',
+      'API read-only: set SNIPPETKIT_OWNERSHIP_API_KEY=<key> or SNIPPETKIT_API_ALLOWANONYMOUSREADWRITE=true to allow saves' +
+        (config.ownership.generateKey ? ' (a key of its own is made on a loopback address only)' : ''),
     ),
     closed: chalk.yellow('API closed: no reads or writes without a key, and no key is set'),
   }[mode];
-  return `snippetkit bins on ${chalk.bold(url)}  ${where}  ${modeText}`;
+  return line + modeText;
 }
