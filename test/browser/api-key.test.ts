@@ -58,6 +58,24 @@ describe('the editor in Chromium on a server that needs a key', () => {
     ]);
   });
 
+  it('saves without asking once logged in by the ?api_key= address, sending no key at all', async () => {
+    await t.page.goto(`${server.url}/?api_key=${KEY}`);
+    expect(pathOf(t.page), 'the key leaves the address bar').to.equal('/');
+    const saves: (string | undefined)[] = [];
+    t.page.on('request', (request) => {
+      if (request.url().endsWith('/save')) saves.push(request.headers().authorization);
+    });
+    await replaceCode(t.page, 'html', '<p>logged in</p>');
+    await t.page.click('#save');
+    await t.page.waitForURL(/\/[a-z]+\/1\/edit$/);
+    await replaceCode(t.page, 'html', '<p>logged in, again</p>');
+    await t.page.click('#save');
+    await t.page.waitForURL(/\/[a-z]+\/2\/edit$/);
+    expect(await t.page.isVisible('#key-dialog')).to.equal(false);
+    expect(saves).to.deep.equal([undefined, undefined]);
+    expect(await t.page.evaluate(() => localStorage.getItem('snippetkit:api-key'))).to.equal(null);
+  });
+
   it('opens a session with the accepted key: an HttpOnly, SameSite=Strict cookie that is not the key', async () => {
     const session = t.page.waitForResponse((res) => res.url().endsWith('/api/session'));
     await t.page.click('#save');
