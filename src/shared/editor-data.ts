@@ -21,6 +21,11 @@ export type EditorData = {
   watch?: boolean;
   /** The bin's revisions, newest first; empty on `/`. */
   revisions: RevisionEntry[];
+  /**
+   * Set when this server saves nothing from anyone (no key exists and anonymous saves are off): why,
+   * and which setting would change it. The editor says so up front instead of asking for a key.
+   */
+  readOnly?: string;
 };
 
 /** The id of the script element holding the EditorData. */

@@ -112,3 +112,40 @@ describe('the editor in Chromium on a server that needs a key', () => {
     );
   });
 });
+
+describe('the editor in Chromium on a server that saves nothing (no key, no anonymous saves)', () => {
+  let server: TestBinServer;
+  let t: TestPage;
+  before(async () => {
+    server = await startBinServer({});
+  });
+  after(() => server.close());
+  beforeEach(async () => {
+    t = await openPage();
+  });
+  afterEach(() => t.context.close());
+
+  it('says so at once, with the setting to change, and never asks for a key', async () => {
+    const saves: string[] = [];
+    t.page.on('request', (request) => {
+      if (request.url().includes('/api/')) saves.push(request.url());
+    });
+    await t.page.goto(server.url + '/');
+    const status = t.page.locator('#status');
+    await status.waitFor();
+    const said = await status.innerText();
+    expect(said).to.match(/^This server saves nothing: it has no API key/);
+    expect(said).to.include('SNIPPETKIT_OWNERSHIP_API_KEY=<key>');
+    for (const id of ['#save', '#clone', '#save-template']) {
+      expect(await t.page.locator(id).isDisabled(), id).to.equal(true);
+      expect(await t.page.locator(id).getAttribute('title'), id).to.equal(said);
+    }
+    await replaceCode(t.page, 'html', '<p>not saved</p>');
+    await status.evaluate((element) => ((element as HTMLElement).hidden = true));
+    await t.page.keyboard.press('ControlOrMeta+S');
+    await status.waitFor();
+    expect(await status.innerText()).to.equal(said);
+    expect(await t.page.isVisible('#key-dialog')).to.equal(false);
+    expect(saves).to.deep.equal([]);
+  });
+});

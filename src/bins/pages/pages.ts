@@ -4,7 +4,7 @@ import { HttpError } from '../../http/errors.js';
 import type { EditorData } from '../../shared/editor-data.js';
 import { parseRev } from '../api/read.js';
 import { checkRead, readToken, TOKEN_PARAM } from '../auth/auth.js';
-import type { BinConfig } from '../config/config.js';
+import { apiMode, type BinConfig } from '../config/config.js';
 import { normalizeId } from '../addresses/ids.js';
 import { sendEmbed } from './embed-page.js';
 import { editorPage, rootFrom } from '../assets/page-templates.js';
@@ -44,7 +44,15 @@ const EXTENSIONS: Record<string, RawPanel> = { css: 'css', js: 'javascript' };
  * The editor and output routes (docs/bin-api.md § Pages); everything else passes on. Every page of a
  * bin is a read of it: the read guard runs before the bin is looked up, so a refusal tells nothing.
  */
+/** What the editor says when nobody can save here (EditorData.readOnly). */
+const READ_ONLY =
+  'This server saves nothing: it has no API key and takes no saves without one. To save, restart it with ' +
+  'SNIPPETKIT_OWNERSHIP_API_KEY=<key>, or with SNIPPETKIT_API_ALLOWANONYMOUSREADWRITE=true to let anyone save; ' +
+  'on 127.0.0.1 it makes a key of its own unless started with --no-generated-key.';
+
 export function createPages({ store, compiler, live, config, framing, pages }: PagesOptions): Middleware {
+  const mode = apiMode(config);
+  const readOnly = mode === 'read-only' || mode === 'closed' ? { readOnly: READ_ONLY } : {};
   async function load(ctx: Context, route: Route): Promise<StoredRevision> {
     const bin = normalizeId(route.bin);
     checkRead(ctx, config, bin);
@@ -90,6 +98,7 @@ export function createPages({ store, compiler, live, config, framing, pages }: P
       panels: { html: start.html, css: start.css, javascript: start.javascript },
       settings: start.settings,
       revisions: [],
+      ...readOnly,
     };
     setEditorHeaders(ctx);
     ctx.type = 'html';
@@ -106,6 +115,7 @@ export function createPages({ store, compiler, live, config, framing, pages }: P
       panels: { html: revision.html, css: revision.css, javascript: revision.javascript },
       settings: revision.settings,
       revisions: await store.revisions(revision.bin),
+      ...readOnly,
     };
     setEditorHeaders(ctx);
     ctx.type = 'html';

@@ -115,6 +115,17 @@ wireTemplateButton({ root, read: () => ({ panels: panes.read(), processors: sele
 followPanes();
 const menu = createRevisionMenu(root, bin, data.revisions, rev);
 if (bin !== null && rev !== null) showShare(outputUrl(bin, rev), editUrl(bin, rev));
+// A server that saves nothing from anyone says so at once, rather than asking for a key that does not exist.
+const readOnly = watch ? undefined : data.readOnly;
+if (readOnly !== undefined) {
+  for (const id of ['save', 'clone', 'save-template']) {
+    const button = document.getElementById(id) as HTMLButtonElement;
+    button.disabled = true;
+    button.title = readOnly;
+  }
+  say(readOnly); // a restored draft's notice, below, takes its place: it has an action
+}
+
 if (restored && !(samePanels(restored, saved) && sameProcessors(selectors.read(), savedProcessors))) {
   say(`Restored your unsaved changes from ${new Date(restored.kept).toLocaleString()}.`, 'info', {
     label: 'Discard them',
@@ -135,6 +146,7 @@ let saving = false;
 
 /** Saves what is on screen as the next revision, or with `clone` as revision 1 of a new bin (then edited here). */
 async function save(clone = false): Promise<void> {
+  if (readOnly !== undefined) return say(readOnly);
   if (saving || watch) return;
   saving = true;
   saveButton.disabled = cloneButton.disabled = true;
