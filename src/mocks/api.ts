@@ -12,6 +12,7 @@ import { addImportRoute } from './api-import.js';
 import type { Logger } from '../server/logger.js';
 import type { SourceProblem } from './sources/loader.js';
 import { sendJson } from '../http/json-answer.js';
+import { fromSourceError } from './store/refusals.js';
 
 export type ApiOptions = {
   store: MockStore;
@@ -40,8 +41,12 @@ export function apiRouter(options: ApiOptions): Router {
   // The original contract: create only.
   router.put('/endpoint/add', async (ctx) => {
     const input = parseMockInput(await readJsonBody(ctx, body), validate);
-    const { created } = await store.add(input);
-    if (!created) throw new HttpError(409, `an endpoint named '${input.name}' already exists`, 'name');
+    const { created, endpoint } = await store.add(input);
+    if (!created) {
+      // Replacing it would not help either: say where it comes from (a file, an OpenAPI document).
+      if (endpoint.source) throw fromSourceError(input.name, endpoint.source);
+      throw new HttpError(409, `an endpoint named '${input.name}' already exists`, 'name');
+    }
     reply(ctx, 201, recordJson(store.get(input.name)!));
   });
 

@@ -15,8 +15,8 @@ export function notFound(client: ClientOptions, name: string): CliError {
 /** Turns a non-2xx answer into a CliError worded for the user. */
 export function check(client: ClientOptions, name: string, status: number, body: unknown): void {
   if (status === 404) throw notFound(client, name);
-  // another 409 (two endpoints on one path and method) is worded by the server
-  if (status === 409 && fieldOf(body) === 'name') {
+  // Other 409s (two endpoints on one path and method, a name that comes from a file) are worded by the server.
+  if (status === 409 && fieldOf(body) === 'name' && errorMessage(body)?.endsWith('already exists')) {
     throw new CliError(`an endpoint named ${name} already exists; pass --force to replace it`, EXIT.refused);
   }
   if (status >= 400) {
