@@ -35,6 +35,8 @@ export type BinAppOptions = {
   live?: LiveHub;
   /** Rendered output pages; by default config `cache.pagesMB` of them. */
   pages?: PageCache;
+  /** How the owner finds a key the server made itself, for the editor's key dialog (EditorData.keyHint). */
+  keyHint?: string;
 };
 
 /** The bin server as a Koa app; it never listens, reads the environment or prints. */
@@ -45,6 +47,7 @@ export function createBinApp({
   compiler = createCompiler(),
   live = createLiveHub(),
   pages = createPageCache(config.cache.pagesMB * 1024 * 1024),
+  keyHint,
 }: BinAppOptions): Koa {
   const app = new Koa();
   store = followedSaves(store, live);
@@ -98,7 +101,7 @@ export function createBinApp({
   app.use(clientAssets());
   app.use(jsBinRedirects());
   app.use(listPage({ store, config }));
-  app.use(createPages({ store, compiler, live, config, framing: framing(config.output.frameAncestors), pages }));
+  app.use(createPages({ store, compiler, live, config, framing: framing(config.output.frameAncestors), pages, keyHint }));
 
   app.use(() => {
     throw new HttpError(404, 'not found');

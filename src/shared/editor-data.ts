@@ -26,6 +26,8 @@ export type EditorData = {
    * and which setting would change it. The editor says so up front instead of asking for a key.
    */
   readOnly?: string;
+  /** Set when the server made its key itself: how its owner finds it, shown in the key dialog. */
+  keyHint?: string;
 };
 
 /** The id of the script element holding the EditorData. */

@@ -1,5 +1,8 @@
 import { expect } from 'chai';
 import { KEYED, startBinServer, type TestBinServer } from '../helpers/bin-server.js';
+import { join } from 'node:path';
+import { startServerProcess, type ServerProcess } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 import { openPage, type TestPage } from './browser.js';
 import { pathOf, replaceCode } from './editor-page.js';
 
@@ -147,5 +150,46 @@ describe('the editor in Chromium on a server that saves nothing (no key, no anon
     expect(await status.innerText()).to.equal(said);
     expect(await t.page.isVisible('#key-dialog')).to.equal(false);
     expect(saves).to.deep.equal([]);
+  });
+});
+
+describe('the editor in Chromium on serve-bins with the key it made itself', function () {
+  this.timeout(30_000);
+  let temp: ReturnType<typeof tempDir>;
+  let server: ServerProcess;
+  let t: TestPage;
+  before(async () => {
+    temp = tempDir();
+    const env = { XDG_DATA_HOME: join(temp.dir, 'data') };
+    server = await startServerProcess(['serve-bins', '--port', '0', '--data', join(temp.dir, 'bins.sqlite')], env);
+  });
+  after(async () => {
+    await server.stop();
+    temp.cleanup();
+  });
+  beforeEach(async () => {
+    t = await openPage();
+  });
+  afterEach(() => t.context.close());
+
+  it('saves at once after the address the server printed', async () => {
+    const login = /open (http:\/\/\S+\?api_key=\S+)/.exec(server.stdout())![1]!;
+    await t.page.goto(login);
+    await replaceCode(t.page, 'html', '<p>first save</p>');
+    await t.page.click('#save');
+    await t.page.waitForURL(/\/[a-z]+\/1\/edit$/);
+    expect(await t.page.isVisible('#key-dialog')).to.equal(false);
+  });
+
+  it('tells a browser that is not logged in how to find the key, in the key dialog', async () => {
+    await t.page.goto(`${server.url}/`);
+    await replaceCode(t.page, 'html', '<p>not logged in</p>');
+    await t.page.click('#save');
+    await t.page.locator('#key-dialog').waitFor();
+    expect(await t.page.locator('#key-hint').innerText()).to.equal(
+      "This server made its own key: open the address serve-bins printed when it started, which logs this browser in, " +
+        "or paste the key from the file api-key in snippetkit's data folder. Kept in this browser's storage and sent with saves.",
+    );
+    await t.page.click('#key-dialog button[value="cancel"]');
   });
 });

@@ -29,6 +29,8 @@ export type PagesOptions = {
   framing: Framing;
   /** Rendered output and source pages, shared with the fast path (fast-pages.ts). */
   pages: PageCache;
+  /** For the editor's key dialog: how to find a key the server made itself. */
+  keyHint?: string;
 };
 
 /** Cache-Control of a page made of a revision alone: `fixed` when it is a numbered revision's. */
@@ -50,9 +52,10 @@ const READ_ONLY =
   'SNIPPETKIT_OWNERSHIP_API_KEY=<key>, or with SNIPPETKIT_API_ALLOWANONYMOUSREADWRITE=true to let anyone save; ' +
   'on 127.0.0.1 it makes a key of its own unless started with --no-generated-key.';
 
-export function createPages({ store, compiler, live, config, framing, pages }: PagesOptions): Middleware {
+export function createPages({ store, compiler, live, config, framing, pages, keyHint }: PagesOptions): Middleware {
   const mode = apiMode(config);
-  const readOnly = mode === 'read-only' || mode === 'closed' ? { readOnly: READ_ONLY } : {};
+  // What every editor page says about saving here: nobody can, or how to find the key.
+  const saving = mode === 'read-only' || mode === 'closed' ? { readOnly: READ_ONLY } : keyHint ? { keyHint } : {};
   async function load(ctx: Context, route: Route): Promise<StoredRevision> {
     const bin = normalizeId(route.bin);
     checkRead(ctx, config, bin);
@@ -98,7 +101,7 @@ export function createPages({ store, compiler, live, config, framing, pages }: P
       panels: { html: start.html, css: start.css, javascript: start.javascript },
       settings: start.settings,
       revisions: [],
-      ...readOnly,
+      ...saving,
     };
     setEditorHeaders(ctx);
     ctx.type = 'html';
@@ -115,7 +118,7 @@ export function createPages({ store, compiler, live, config, framing, pages }: P
       panels: { html: revision.html, css: revision.css, javascript: revision.javascript },
       settings: revision.settings,
       revisions: await store.revisions(revision.bin),
-      ...readOnly,
+      ...saving,
     };
     setEditorHeaders(ctx);
     ctx.type = 'html';

@@ -31,7 +31,7 @@ export async function startBinServer(flags: ServeBinsFlags, given: BinConfig, se
     handler: (store) => {
       // Several instances on one store: followers on this one get what editors send to the others.
       if (store.relay) live.join(store.relay);
-      return createBinHandler({ store, config, logger, live, compiler });
+      return createBinHandler({ store, config, logger, live, compiler, ...(generated && { keyHint: KEY_HINT }) });
     },
     beforeClose: () => {
       live.close();
@@ -44,6 +44,11 @@ export async function startBinServer(flags: ServeBinsFlags, given: BinConfig, se
     logger.warn(`warning: listening on ${flags.host} with anonymous writes on: anyone who can reach this machine can save bins`);
   }
 }
+
+/** The editor's key dialog on a server whose key it made itself. No path: the page may be read by others. */
+const KEY_HINT =
+  'This server made its own key: open the address serve-bins printed when it started, which logs this browser in, ' +
+  "or paste the key from the file api-key in snippetkit's data folder.";
 
 /**
  * The key a server makes for itself: only where it would otherwise be read-only (no key, no anonymous

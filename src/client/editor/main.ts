@@ -115,6 +115,9 @@ wireTemplateButton({ root, read: () => ({ panels: panes.read(), processors: sele
 followPanes();
 const menu = createRevisionMenu(root, bin, data.revisions, rev);
 if (bin !== null && rev !== null) showShare(outputUrl(bin, rev), editUrl(bin, rev));
+if (data.keyHint) {
+  document.getElementById('key-hint')!.textContent = `${data.keyHint} Kept in this browser's storage and sent with saves.`;
+}
 // A server that saves nothing from anyone says so at once, rather than asking for a key that does not exist.
 const readOnly = watch ? undefined : data.readOnly;
 if (readOnly !== undefined) {
