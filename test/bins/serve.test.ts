@@ -188,7 +188,7 @@ describe('snippetkit serve-bins (the process)', function () {
       const port = new URL(first.url).port;
       const result = await runCli(['serve-bins', '--port', port, '--data', join(temp.dir, 'b.sqlite')]);
       expect(result.code).to.equal(1);
-      expect(result.stderr.trim()).to.equal(`snippetkit: port ${port} on 127.0.0.1 is already in use; pass --port with another one`);
+      expect(result.stderr.trim()).to.equal(`snippetkit: port ${port} on 127.0.0.1 is already in use: stop the server that has it (Ctrl+C where it runs) or pass --port with another one`);
       expect(existsSync(join(temp.dir, 'b.sqlite.lock'))).to.equal(false);
     } finally {
       await first.stop();

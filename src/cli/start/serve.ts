@@ -52,7 +52,10 @@ export async function serveUntilSignal<S extends Closable>(options: ServeOptions
     await store.close();
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {
-      throw new CliError(`port ${options.port} on ${options.host} is already in use; pass --port with another one`);
+      // Most often a server started earlier, in another terminal or by an earlier step of a walkthrough.
+      throw new CliError(
+        `port ${options.port} on ${options.host} is already in use: stop the server that has it (Ctrl+C where it runs) or pass --port with another one`,
+      );
     }
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
       throw new CliError(`cannot listen on host ${options.host}: ${code}; pass --host with an address of this machine`);

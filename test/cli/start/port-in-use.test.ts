@@ -46,7 +46,7 @@ describe('serve-mocks and serve-bins on a port already in use', function () {
     expect([result.code, result.signal, result.stderr]).to.deep.equal([
       1,
       null,
-      `snippetkit: port ${port} on 127.0.0.1 is already in use; pass --port with another one\n`,
+      `snippetkit: port ${port} on 127.0.0.1 is already in use: stop the server that has it (Ctrl+C where it runs) or pass --port with another one\n`,
     ]);
   };
 
