@@ -1,22 +1,41 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { CLI, cleanEnv } from './helpers/cli.js';
+import { fileURLToPath } from 'node:url';
+import { cleanEnv } from './helpers/cli.js';
 import { tempDir } from './helpers/temp.js';
 
 /**
- * The README's walkthrough, run as a new user would: every `sh` block (not `sh skip`) in order, in one
- * shell, in an empty folder, with `npx snippetkit` meaning this build. Ports 3000 and 16540 are
- * rewritten to free ones. A line that runs until stopped (a server, a --follow) runs in the background
- * until its first output line; it gets Ctrl+C when the same server is started again (a --follow first,
- * as it would end with its server), or at the end, and must then exit 0. Every other command must
- * succeed (curl fails on HTTP errors here).
+ * The README's walkthrough, run as a new user would: `snippetkit` installed as its first line installs
+ * it (`npm link`, into a folder of the test's own), then every `sh` block (not `sh skip`) in order, in
+ * one shell, in an empty folder. Ports 3000 and 16540 are rewritten to free ones. A line that runs until
+ * stopped (a server, a --follow) runs in the background until its first output line. When the same
+ * server is started again, that line is first run once beside it and must exit saying to stop the
+ * first (as a user who forgot it gets told); then the first gets Ctrl+C (a --follow before it, as it
+ * would end with its server), or at the end, and must exit 0. Every other command must succeed (curl
+ * fails on HTTP errors here).
  */
 type Step = { kind: 'script'; text: string } | { kind: 'background'; command: string; name: string };
 
 const README = new URL('../README.md', import.meta.url);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** `npm link` as the README's first line runs it, with npm's global folder at `prefix`; gives the folder of the command. */
+function linkInto(prefix: string): string {
+  const npm = spawnSync('npm', ['link', '--ignore-scripts', '--offline', '--no-audit', '--no-fund'], {
+    cwd: ROOT,
+    env: { ...process.env, npm_config_prefix: prefix },
+    encoding: 'utf8',
+  });
+  expect(npm.status, `npm link failed:\n${npm.stdout}${npm.stderr}`).to.equal(0);
+  expect(npm.stderr, 'npm link printed a warning').to.equal('');
+  return join(prefix, 'bin');
+}
+
+/** `text` as one word of a POSIX shell. */
+const quoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 const LONG_RUNNING = /\bsnippetkit (serve-bins|serve-mocks)\b|\s--follow\b/;
 
 function readmeSteps(markdown: string): Step[] {
@@ -98,20 +117,12 @@ describe('README', function () {
     const markdown = readFileSync(README, 'utf8')
       .replace(/:3000\b/g, `:${binPort}`)
       .replace(/:16540\b/g, `:${mockPort}`);
-    const shims = join(temp.dir, 'bin');
+    const installed = linkInto(join(temp.dir, 'npm-global'));
     const work = join(temp.dir, 'work');
-    mkdirSync(shims);
     mkdirSync(work);
-    const npx = [
-      '#!/bin/sh',
-      '[ "$1" = snippetkit ] || { echo "only npx snippetkit runs here" >&2; exit 127; }',
-      'shift',
-      `exec "${process.execPath}" "${CLI}" "$@"`,
-    ].join('\n');
-    writeFileSync(join(shims, 'npx'), npx, { mode: 0o755 });
     const shell = startShell(work, {
       ...cleanEnv(),
-      PATH: `${shims}:${process.env.PATH}`,
+      PATH: `${installed}:${process.env.PATH}`,
       HOME: join(temp.dir, 'home'),
       XDG_DATA_HOME: join(temp.dir, 'data'),
       PORT: String(binPort),
@@ -141,7 +152,16 @@ describe('README', function () {
           continue;
         }
         if (running.has(step.name)) {
-          if (step.name !== 'follow' && running.has('follow')) await stop('follow');
+          if (step.name !== 'follow') {
+            // Started again while the first still runs: it must say to stop that one, and end.
+            const said = join(temp.dir, `taken-${id}.txt`);
+            shell.send(`timeout 30 bash -c ${quoted(step.command)} > ${said} 2>&1 && __t=0 || __t=$?; printf '\\n__TAKEN_${id}__ %s\\n' "$__t"`);
+            const [, code] = await shell.waitFor(new RegExp(`__TAKEN_${id}__ (\\d+)\\n`));
+            const output = readFileSync(said, 'utf8');
+            expect(code, `${step.command} beside the first: ${output}`).to.not.be.oneOf(['0', '124']);
+            expect(output, step.command).to.match(/^snippetkit: .*\bstop (that|the) server\b/);
+            if (running.has('follow')) await stop('follow');
+          }
           await stop(step.name);
         }
         // the group reports the pid, then the exit code, on the shell's own output (fd 3); the command's output
