@@ -23,6 +23,8 @@ export const curlCommand = (path: string): string => `curl -i ${quote(endpointUr
 export function createEndpointView(): EndpointView {
   const title = byId('endpoint-title');
   const existingOnly = ['links', 'try-it', 'log', 'delete'].map((id) => byId(id));
+  const formElement = byId('endpoint-form');
+  const missing = byId('missing');
   const dialog = byId<HTMLDialogElement>('confirm-delete');
   const tryIt = createTryIt();
   let current: string | undefined;
@@ -93,6 +95,8 @@ export function createEndpointView(): EndpointView {
       close();
       title.textContent = 'New endpoint';
       show(false);
+      missing.hidden = true;
+      formElement.hidden = false;
       showSource(undefined);
       form.reset();
       byId('name').focus();
@@ -102,15 +106,24 @@ export function createEndpointView(): EndpointView {
       current = name;
       title.textContent = name;
       show(false);
+      // Nothing of the endpoint shown before stays on screen while this one loads, or if it is not there.
+      formElement.hidden = true;
+      missing.hidden = true;
+      showSource(undefined);
       let record: EndpointRecord;
       try {
         record = await getEndpoint(name);
         if (current !== name) return; // the user moved on while it loaded
         form.fill(record);
       } catch (err) {
-        title.textContent = (err as Error).message;
+        if (current !== name) return;
+        const said = (err as Error).message;
+        byId('missing-text').textContent =
+          `${said.charAt(0).toUpperCase()}${said.slice(1)}: it may have been deleted or renamed. Pick one from the list, or make a new one.`;
+        missing.hidden = false;
         return;
       }
+      formElement.hidden = false;
       showLinks(record);
       showSource(record.source);
       stopLog = followLog(name);

@@ -50,6 +50,27 @@ describe('the mock page in Chromium', function () {
     await screenshot(t.page, 'mock-page-list');
   });
 
+  it('shows a clear empty state for an endpoint that does not exist, never the form of the one before', async () => {
+    await addEndpoint(server, { name: 'shown-before', data: { a: 1 } });
+    await openEndpoint(t.page, server.url, 'shown-before');
+    expect(await t.page.inputValue('#name')).to.equal('shown-before');
+    await t.page.evaluate(() => (location.hash = '#endpoint/nope'));
+    const missing = t.page.locator('#missing');
+    await missing.waitFor();
+    expect(await t.page.locator('#endpoint-title').innerText()).to.equal('nope');
+    expect(await t.page.locator('#missing-text').innerText()).to.equal(
+      "No endpoint named 'nope': it may have been deleted or renamed. Pick one from the list, or make a new one.",
+    );
+    for (const part of ['#endpoint-form', '#links', '#try-it', '#log', '#delete', '#source-note']) {
+      expect(await t.page.locator(part).isVisible(), part).to.equal(false);
+    }
+    await screenshot(t.page, 'mock-page-missing-endpoint');
+    await t.page.click('#missing >> text=New endpoint');
+    await t.page.waitForURL(/#new$/);
+    expect(await t.page.locator('#endpoint-form').isVisible()).to.equal(true);
+    expect(await missing.isVisible()).to.equal(false);
+  });
+
   it('filters the list by name', async () => {
     await addEndpoint(server, { name: 'filter-orders', data: [] });
     await addEndpoint(server, { name: 'filter-users', data: [] });
