@@ -13,12 +13,6 @@ export type EndpointView = {
   close(): void;
 };
 
-/** A shell word: single quotes, with any single quote closed, escaped and reopened. */
-const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
-
-/** `path` as the server shows it, `:id` and all: the user fills in the parameters. */
-export const curlCommand = (path: string): string => `curl -i ${quote(endpointUrl(path))}`;
-
 /** #endpoint-view: one endpoint's links, form, "Try it" and live log; or the form alone for a new one. */
 export function createEndpointView(): EndpointView {
   const title = byId('endpoint-title');
@@ -42,7 +36,10 @@ export function createEndpointView(): EndpointView {
     }
   });
   copyButton(byId<HTMLButtonElement>('copy-url'), () => endpointUrl(route));
-  copyButton(byId<HTMLButtonElement>('copy-curl'), () => curlCommand(route));
+  // The call "Try it" is set up to make: its method, parameters, query, headers and body.
+  copyButton(byId<HTMLButtonElement>('copy-curl'), () => tryIt.curl());
+  const showCurl = () => (byId('endpoint-curl').textContent = tryIt.curl());
+  for (const type of ['input', 'change', 'click']) byId('try-it').addEventListener(type, showCurl);
 
   byId('delete').addEventListener('click', () => {
     byId('delete-name').textContent = current ?? '';
@@ -77,8 +74,8 @@ export function createEndpointView(): EndpointView {
   const showLinks = (record: EndpointRecord) => {
     route = record.path ?? record.name;
     byId('endpoint-url').textContent = endpointUrl(route);
-    byId('endpoint-curl').textContent = curlCommand(route);
     tryIt.show(record);
+    showCurl();
   };
 
   const close = () => {

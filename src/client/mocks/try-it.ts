@@ -6,7 +6,15 @@ import { fillPath, parsePath, type PathSegment } from './path-params.js';
 export type TryIt = {
   /** Points the panel at `record`: its methods, one input per path parameter; clears the last result. */
   show(record: EndpointRecord): void;
+  /** The call the panel would make, as a curl command (path parameters left empty get an example). */
+  curl(): string;
 };
+
+/** A shell word: single quotes, with any single quote closed, escaped and reopened. */
+const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+/** What a copied curl puts in a path parameter left empty: `1` for an id, else its name, either of which matches. */
+const example = (name: string) => (/id$/i.test(name) ? '1' : name === '*' ? '' : name);
 
 // fetch refuses a body with these.
 const NO_BODY = new Set(['GET', 'HEAD']);
@@ -31,8 +39,8 @@ export function createTryIt(): TryIt {
   let segments: PathSegment[] = [];
   const params = new Map<string, HTMLInputElement>();
 
-  const target = () => {
-    const values = new Map([...params].map(([name, input]) => [name, input.value.trim()]));
+  const target = (fill = false) => {
+    const values = new Map([...params].map(([name, input]) => [name, input.value.trim() || (fill ? example(name) : '')]));
     const search = new URLSearchParams(query.pairs()).toString();
     return endpointUrl(fillPath(segments, values)) + (search ? `?${search}` : '');
   };
@@ -45,6 +53,14 @@ export function createTryIt(): TryIt {
   // Typing in any row or parameter box changes the URL shown.
   byId('try-it').addEventListener('input', showTarget);
   byId('try-it').addEventListener('click', showTarget);
+
+  /** The body the chosen method may carry, with the headers to send beside it (a Content-Type unless one is named). */
+  const bodyOf = () => {
+    if (NO_BODY.has(method.value) || body.value.trim() === '') return undefined;
+    const named = headers.pairs().some(([name]) => name.toLowerCase() === 'content-type');
+    const pairs: [string, string][] = named ? headers.pairs() : [...headers.pairs(), ['content-type', contentType(body.value)]];
+    return { text: body.value, headers: pairs };
+  };
 
   const report = (status: string, took: number, pairs: Iterable<[string, string]>, text: string) => {
     byId('try-status').textContent = status;
@@ -67,10 +83,10 @@ export function createTryIt(): TryIt {
     const started = performance.now();
     const { signal } = call;
     const init: RequestInit = { method: method.value, headers: headers.pairs(), cache: 'no-store', signal };
-    if (!NO_BODY.has(method.value) && body.value.trim() !== '') {
-      init.body = body.value;
-      const named = headers.pairs().some(([name]) => name.toLowerCase() === 'content-type');
-      if (!named) init.headers = [...headers.pairs(), ['content-type', contentType(body.value)]];
+    const sent = bodyOf();
+    if (sent) {
+      init.body = sent.text;
+      init.headers = sent.headers;
     }
     try {
       const res = await fetch(target(), init);
@@ -113,6 +129,15 @@ export function createTryIt(): TryIt {
       showBody();
       showTarget();
       result.hidden = true;
+    },
+    curl() {
+      const words = ['curl -i'];
+      if (method.value !== 'GET') words.push(`-X ${method.value}`);
+      words.push(quote(target(true)));
+      const sent = bodyOf();
+      for (const [name, value] of sent?.headers ?? headers.pairs()) words.push(`-H ${quote(`${name}: ${value}`)}`);
+      if (sent) words.push(`--data-raw ${quote(sent.text)}`);
+      return words.join(' ');
     },
   };
 }

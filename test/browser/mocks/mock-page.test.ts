@@ -170,6 +170,22 @@ describe('the mock page in Chromium', function () {
     expect(await clipboard()).to.equal(`curl -i '${server.url}/endpoint/copied'`);
   });
 
+  it('copies curl as "Try it" would call: the method, path parameters filled, headers and the body', async () => {
+    await addEndpoint(server, { name: 'orders', path: 'shops/:shopId/orders/:slug', methods: ['POST', 'PUT'], data: 1 });
+    await t.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    await openEndpoint(t.page, server.url, 'orders');
+    const clipboard = () => t.page.evaluate(() => navigator.clipboard.readText());
+    const url = `${server.url}/endpoint/shops/1/orders/slug`;
+    expect(await t.page.locator('#endpoint-curl').innerText()).to.equal(`curl -i -X POST '${url}'`);
+    await t.page.fill('#try-param-slug', "o'neil");
+    await t.page.fill('#try-body', '{"qty": 2}');
+    const expected = `curl -i -X POST '${server.url}/endpoint/shops/1/orders/o'\\''neil' -H 'content-type: application/json' --data-raw '{"qty": 2}'`;
+    expect(await t.page.locator('#endpoint-curl').innerText()).to.equal(expected);
+    await t.page.click('#copy-curl');
+    await t.page.locator('#copy-curl', { hasText: 'Copied' }).waitFor();
+    expect(await clipboard()).to.equal(expected);
+  });
+
   it('fits a phone screen: no sideways scrolling on the list or an endpoint', async () => {
     await t.context.close();
     t = await openPage({ viewport: { width: 375, height: 740 } });
