@@ -82,7 +82,7 @@ export function setEditorHeaders(ctx: Context): void {
  * The list page's policy: our markup and inline style only, no scripts at all (it needs none, and it
  * shows every bin's summary), forms only to ourselves, framed by no other site.
  */
-export const LIST_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
+export const LIST_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
 
 /** Headers for the bin list page (/list). */
 export function setListHeaders(ctx: Context): void {

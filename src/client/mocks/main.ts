@@ -14,16 +14,20 @@ function route(): void {
   const opened = /^endpoint\/(.+)$/.exec(hash);
   listSection.hidden = hash === 'new' || opened !== null;
   endpointSection.hidden = !listSection.hidden;
-  if (hash === 'new') endpoint.openNew();
-  else if (opened) {
+  if (hash === 'new') {
+    document.title = 'New endpoint · snippetkit mocks';
+    endpoint.openNew();
+  } else if (opened) {
     let name = opened[1]!;
     try {
       name = decodeURIComponent(name);
     } catch {
       // a hand-typed hash with a stray %: take it as it is
     }
+    document.title = `${name} · snippetkit mocks`;
     void endpoint.open(name);
   } else {
+    document.title = 'snippetkit mocks';
     endpoint.close();
     void list.load();
   }
