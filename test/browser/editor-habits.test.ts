@@ -24,6 +24,20 @@ describe('editor habits in Chromium: resizing, shortcuts, Add library', () => {
     await t.page.mouse.up();
   }
 
+  it('skips over a closing tag it inserted when the user types it anyway', async () => {
+    await t.page.goto(server.url + '/');
+    const pane = t.page.locator('#code-html .cm-content');
+    await pane.click();
+    await t.page.keyboard.press('ControlOrMeta+A');
+    await t.page.keyboard.press('Delete');
+    await t.page.keyboard.type('<ul><li>one</li><li>two</li></ul>');
+    await t.page.keyboard.type('<button>Go</button>!');
+    expect(await readCode(t.page, 'html')).to.equal('<ul><li>one</li><li>two</li></ul><button>Go</button>!');
+    // A closing tag of another element is typed as it is.
+    await t.page.keyboard.type('<p>a</b>');
+    expect(await readCode(t.page, 'html')).to.equal('<ul><li>one</li><li>two</li></ul><button>Go</button>!<p>a</b></p>');
+  });
+
   it('resizes the two panes beside a dragged divider and keeps their widths after a reload', async () => {
     await t.page.goto(server.url + '/');
     const [html, css, javascript] = [await width('html'), await width('css'), await width('javascript')];

@@ -2,6 +2,7 @@ import { Compartment, EditorState } from '@codemirror/state';
 import { basicSetup, EditorView } from 'codemirror';
 import type { Panels } from '../../shared/assemble.js';
 import { PANELS, type ProcessorChoice } from '../../shared/processors.js';
+import { skipTypedCloseTag } from './close-tag-skip.js';
 import { readableHighlighting } from './highlight.js';
 import { languageOf } from './languages.js';
 
@@ -50,6 +51,7 @@ export function createCodePanes(
         EditorView.lineWrapping,
         EditorView.contentAttributes.of({ 'aria-label': name }),
         EditorState.readOnly.of(readOnly),
+        name === 'html' ? skipTypedCloseTag : [],
         notify,
       ],
       parent: document.getElementById(`code-${name}`)!,
