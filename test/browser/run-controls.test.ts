@@ -53,9 +53,12 @@ describe('run controls and the console prompt, in Chromium', () => {
   });
 
   async function expectAnswer(prompt: ReturnType<TestPage['page']['getByLabel']>, code: string, answer: string) {
+    const before = (await consoleLines()).length;
     await prompt.fill(code);
     await prompt.press('Enter');
-    await t.page.locator('#console-log li', { hasText: answer }).last().waitFor();
+    // Two new lines, the code and its answer. Not the first line holding the answer's text: the echo of
+    // `document.title = "x"` holds "x" too, and came first.
+    await t.page.locator('#console-log li').nth(before + 1).waitFor();
     const lines = await consoleLines();
     expect(lines.slice(-2)).to.deep.equal([code, answer]);
   }
