@@ -1,7 +1,7 @@
 // mime-types as the CLI bundle sees it (scripts/build-cli.mjs aliases the package here): the same
 // functions and tables, with the package and its mime-db (some 2,500 types, 26 ms to load and index) loaded
-// at the first call that needs the table. Koa and type-is require mime-types as they load, which made every server start pay
-// for a table only a file or a short type name ('html', 'png') needs.
+// at the first call that needs the table. Koa and type-is require mime-types as they load, which made
+// every server start pay for a table only a file or a short type name ('html', 'png') needs.
 'use strict';
 
 // Left to Node at run time: esbuild bundles only a require of a literal, and bundled, the table would

@@ -65,8 +65,9 @@ export type Access = 'read' | 'write' | 'admin';
 
 /**
  * JS Bin's API authentication: a wrong key is refused for every method; without a key, reads need
- * allowAnonymousRead and writes allowAnonymousReadWrite, or the session cookie on a request from our own page. `admin` (listing and deleting) needs the key
- * whenever one is configured. Every refusal is a 403. Reads of bins go through checkRead.
+ * allowAnonymousRead and writes allowAnonymousReadWrite, or the session cookie on a request from our
+ * own page. `admin` (listing and deleting) needs the key, or that cookie, whenever one is configured.
+ * Every refusal is a 403. Reads of bins go through checkRead.
  */
 export function checkAccess(ctx: Context, config: BinConfig, access: Access): void {
   const key = requestKey(ctx);

@@ -19,13 +19,13 @@ export class KeyFileError extends Error {
 
 export type KeptKey = {
   key: string;
-  /** Made by this call (else read from the file). */
-  made: boolean;
+  /** Where it is kept. */
+  file: string;
   /** The file could be read by others: it was made readable by its owner alone, but the key may have been seen. */
   tightened: boolean;
 };
 
-// 32 characters of base64url: what `?api_key=` and `Authorization: token` carry unchanged.
+// Ours are 32 characters of base64url, which `?api_key=` and `Authorization: token` carry unchanged.
 const KEY_SHAPE = /^[A-Za-z0-9_-]{16,200}$/;
 
 /**
@@ -37,7 +37,7 @@ export function keepGeneratedKey(file = generatedKeyFile()): KeptKey {
   const existing = readGeneratedKey(file);
   if (existing) {
     if (existing.readableByOthers) chmodSync(file, 0o600);
-    return { key: existing.key, made: false, tightened: existing.readableByOthers };
+    return { key: existing.key, file, tightened: existing.readableByOthers };
   }
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
@@ -45,10 +45,10 @@ export function keepGeneratedKey(file = generatedKeyFile()): KeptKey {
   try {
     writeFileSync(draft, `${key}\n`, { mode: 0o600, flag: 'wx' });
     linkSync(draft, file);
-    return { key, made: true, tightened: false };
+    return { key, file, tightened: false };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new KeyFileError(`cannot make the key file ${file}: ${(err as Error).message}`);
-    return { key: readGeneratedKey(file)!.key, made: false, tightened: false };
+    return { key: readGeneratedKey(file)!.key, file, tightened: false };
   } finally {
     try {
       unlinkSync(draft);

@@ -3,7 +3,7 @@ import { createBinHandler } from '../../bins/app.js';
 import { createCompiler } from '../../bins/compile/compiler.js';
 import { apiMode, type BinConfig } from '../../bins/config/config.js';
 import { createLiveHub } from '../../bins/live/hub.js';
-import { generatedKeyFile, keepGeneratedKey, KeyFileError, type KeptKey } from '../../bins/auth/generated-key.js';
+import { keepGeneratedKey, KeyFileError, type KeptKey } from '../../bins/auth/generated-key.js';
 import { CliError, EXIT } from '../common/errors.js';
 import { openSharedBinStore } from '../../bins/store/shared-store.js';
 import { openBinStore } from '../../bins/store/store.js';
@@ -74,10 +74,10 @@ function banner(url: string, where: string, config: BinConfig, generated: KeptKe
     const lines = [
       line + chalk.green('saves need this server\'s own key; reads are open'),
       `  to save from a browser, open ${chalk.bold(login)}`,
-      `  the key is in ${generatedKeyFile()}; client commands (save, pull, template) on this machine use it`,
+      `  the key is in ${generated.file}; client commands (save, pull, template) on this machine use it`,
     ];
     if (generated.tightened) {
-      lines.push(chalk.yellow(`  warning: ${generatedKeyFile()} could be read by other users; it is now yours alone (delete it for a new key)`));
+      lines.push(chalk.yellow(`  warning: ${generated.file} could be read by other users; it is now yours alone (delete it for a new key)`));
     }
     return lines.join('\n');
   }

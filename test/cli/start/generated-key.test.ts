@@ -29,11 +29,11 @@ describe('the key a local bin server makes for itself', function () {
     it('is made once, readable by its owner alone, and read again after', () => {
       const file = join(temp.dir, 'folder', 'api-key');
       const made = keepGeneratedKey(file);
-      expect(made).to.include({ made: true, tightened: false });
+      expect(made).to.include({ file, tightened: false });
       expect(made.key).to.match(/^[A-Za-z0-9_-]{32}$/);
       expect(statSync(file).mode & 0o777).to.equal(0o600);
       expect(statSync(join(temp.dir, 'folder')).mode & 0o777).to.equal(0o700);
-      expect(keepGeneratedKey(file)).to.deep.equal({ key: made.key, made: false, tightened: false });
+      expect(keepGeneratedKey(file)).to.deep.equal({ key: made.key, file, tightened: false });
       expect(readGeneratedKey(file)).to.deep.equal({ key: made.key, readableByOthers: false });
     });
 
@@ -41,7 +41,7 @@ describe('the key a local bin server makes for itself', function () {
       const file = join(temp.dir, 'api-key');
       writeFileSync(file, 'an-older-key-of-twenty-chars\n', { mode: 0o644 });
       chmodSync(file, 0o644);
-      expect(keepGeneratedKey(file)).to.deep.equal({ key: 'an-older-key-of-twenty-chars', made: false, tightened: true });
+      expect(keepGeneratedKey(file)).to.deep.equal({ key: 'an-older-key-of-twenty-chars', file, tightened: true });
       expect(statSync(file).mode & 0o777).to.equal(0o600);
     });
 
