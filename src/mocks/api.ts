@@ -7,7 +7,8 @@ import type { MockStore } from './store/store.js';
 import { patternOf, type Endpoint } from './store/endpoint.js';
 import { checkName, parseMockInput } from './record/validate.js';
 import type { RequestFeed } from './log/feed.js';
-import { streamRequestEvents } from './api-events.js';
+import { streamRequestEvents, streamServerEvents } from './api-events.js';
+import { addUnmatchedRoutes } from './api-unmatched.js';
 import { addImportRoute } from './api-import.js';
 import type { Logger } from '../server/logger.js';
 import type { SourceProblem } from './sources/loader.js';
@@ -62,6 +63,14 @@ export function apiRouter(options: ApiOptions): Router {
     }
     const sources = [...names].map(([source, endpoints]) => ({ source, endpoints }));
     sendJson(ctx, { success: true, sources, errors: options.sources?.problems() ?? [] });
+  });
+
+  addUnmatchedRoutes(router, store);
+
+  // The page's server-wide stream: hit counts, endpoint changes, unmatched requests (Server-Sent Events).
+  router.get('/events', (ctx) => {
+    const { feed, eventKeepAliveMs: keepAliveMs, maxEventStreams: maxStreams } = options;
+    streamServerEvents(ctx, { store, feed, keepAliveMs, maxStreams });
   });
 
   addImportRoute(router, { store, validate, maxBody: options.maxBody, logger: options.logger });

@@ -3,7 +3,7 @@ import { createKeyQueue } from '../../store/key-queue.js';
 import { LogBudget } from '../log/budget.js';
 import type { MemoryBudget } from '../../gates/memory-budget.js';
 import type { EndpointSave, StatsRecords } from './engine.js';
-import { newStats, type EndpointStats, type LoggedRequest, type SavedLog, type Unsaved } from '../log/request-log.js';
+import { newStats, RequestLog, type EndpointStats, type LoggedRequest, type SavedLog, type Unsaved } from '../log/request-log.js';
 
 /** How often changed counters and new log entries are written, in milliseconds (docs/mock-api.md). */
 export const DEFAULT_FLUSH_MS = 200;
@@ -33,6 +33,11 @@ export type StatsJournalOptions = {
 export type StatsJournal = {
   /** The saved counters of `name` (first call only), else fresh ones; wired to be saved. */
   statsFor(name: string): EndpointStats;
+  /**
+   * A log of requests no endpoint answered, charged to the same byte budget as the endpoints' logs
+   * (so a flood of them evicts, and is evicted, like any) and never saved: it is this instance's.
+   */
+  unmatchedLog(): RequestLog;
   /** Forgets what was saved for endpoints that no statsFor call claimed (left by a crash mid-delete). */
   dropUnclaimed(): Promise<void>;
   /** Empties the log in memory now, in the file before resolving. Counters stay. */
@@ -132,6 +137,7 @@ export async function openStatsJournal(records: StatsRecords, options: StatsJour
   };
 
   return {
+    unmatchedLog: () => new RequestLog(logSize, budget),
     statsFor(name) {
       const found = saved.get(name);
       saved.delete(name);

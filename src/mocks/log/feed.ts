@@ -14,6 +14,21 @@ export const FEED_DEFAULTS: FeedLimits = {
   maxBuffered: 1024 * 1024,
 };
 
+/** The topic of the page's server-wide stream; no endpoint name can be `*`. */
+export const SERVER_TOPIC = '*';
+
+/**
+ * How often the server-wide stream says what changed, in milliseconds: a flood's requests come
+ * as one summary, not one event each.
+ */
+export const SUMMARY_MS = 250;
+
+/**
+ * What a summary says, from the endpoint names that had requests since the last one (and whether an
+ * unmatched request came); undefined when there is nothing to say.
+ */
+export type Summarize = (touched: ReadonlySet<string>, unmatched: boolean) => string | undefined;
+
 /**
  * The page's live request logs: one event stream per endpoint name, kept by name rather than on an
  * endpoint's stats, so a page following an endpoint keeps following it across a replace. With
@@ -22,6 +37,8 @@ export const FEED_DEFAULTS: FeedLimits = {
 export class RequestFeed {
   private streams: EventStreams | undefined;
   private ended = false;
+  /** While the server-wide stream has readers: the names touched since the last summary. */
+  private summary: { timer: NodeJS.Timeout; touched: Set<string>; unmatched: boolean } | undefined;
 
   /** `limits` beyond the app's config (which sets keep-alive and the total when the first stream opens). */
   constructor(private readonly limits: Partial<FeedLimits> = {}) {}
@@ -47,7 +64,38 @@ export class RequestFeed {
 
   publish(name: string, entry: LoggedRequest): void {
     if (this.streams === undefined || this.streams.size === 0) return;
+    this.summary?.touched.add(name);
     this.streams.send(name, 'request', JSON.stringify(entry));
+  }
+
+  /** A request no endpoint answered was logged: the next summary says so. */
+  publishUnmatched(): void {
+    if (this.summary) this.summary.unmatched = true;
+  }
+
+  /**
+   * Sends a `summary` event to the server-wide stream's readers every SUMMARY_MS while it has any
+   * and `summarize` has something to say; call it when a reader opens that stream.
+   */
+  summarize(summarize: Summarize): void {
+    if (this.summary || !this.streams) return;
+    const streams = this.streams;
+    const summary = {
+      touched: new Set<string>(),
+      unmatched: false,
+      timer: setInterval(() => {
+        if (streams.count(SERVER_TOPIC) === 0) {
+          clearInterval(summary.timer);
+          this.summary = undefined;
+          return;
+        }
+        const data = summarize(summary.touched, summary.unmatched);
+        summary.touched = new Set();
+        summary.unmatched = false;
+        if (data !== undefined) streams.send(SERVER_TOPIC, 'summary', data);
+      }, SUMMARY_MS).unref(),
+    };
+    this.summary = summary;
   }
 
   /**
@@ -56,6 +104,8 @@ export class RequestFeed {
    */
   close(): void {
     this.ended = true;
+    if (this.summary) clearInterval(this.summary.timer);
+    this.summary = undefined;
     this.streams?.close();
   }
 }

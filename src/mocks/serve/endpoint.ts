@@ -95,6 +95,23 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
     store.share(endpoint.record.name, entry);
   };
 
+  /** Logs a request no endpoint answers in the server's unmatched log, then refuses it. */
+  const logUnmatched = (
+    req: IncomingMessage,
+    time: string,
+    body: string,
+    bodyTruncated: boolean,
+    status: number,
+    refuse: () => void,
+  ) => {
+    const { method = 'GET', url = '', headers } = req;
+    const ip = clientIp(req, trustProxy);
+    const entry: LoggedRequest = { time, method, url, ip, headers, body, bodyTruncated, response: null, status };
+    store.unmatched.add(entry);
+    feed.publishUnmatched();
+    refuse();
+  };
+
   // Functions of the request rather than closures made for each: this is the hot path.
   const respond = (
     req: IncomingMessage,
@@ -146,8 +163,13 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
     if (cors && isPreflight(req)) return answerPreflight(req, res);
     const found = store.route(req.method ?? 'GET', path);
     if (proxy && (!found || 'allow' in found || proxy.passes(found.value, req))) return proxy.forward(req, res, path);
-    if (!found) return notFound(req, res, path, cors);
-    if ('allow' in found) return notAllowed(req, res, found.allow, cors);
+    if (!found || 'allow' in found) {
+      const allow = found?.allow;
+      const refuse = () => (allow ? notAllowed(req, res, allow, cors) : notFound(req, res, path, cors));
+      if (!hasBody(req)) return logUnmatched(req, isoNow(), '', false, allow ? 405 : 404, refuse);
+      const time = isoNow();
+      return readLoggedBody(req, (body, truncated) => logUnmatched(req, time, body, truncated, allow ? 405 : 404, refuse));
+    }
     const { value: endpoint, params } = found;
     const time = isoNow();
     if (endpoint.record.collection && collection) {

@@ -4,7 +4,7 @@ import type { MockInput, StoredMock } from '../record/record.js';
 import { silentLogger, type Logger } from '../../server/logger.js';
 import { ChargedMap, MemoryBudget } from '../../gates/memory-budget.js';
 import { recordCost } from '../record/cost.js';
-import type { LoggedRequest } from '../log/request-log.js';
+import type { LoggedRequest, RequestLog } from '../log/request-log.js';
 import { MOCK_DEFAULTS } from '../config/defaults.js';
 import { DEFAULT_FLUSH_MS, openStatsJournal } from '../engines/stats-journal.js';
 import { RouteTable, type Lookup } from './route-table.js';
@@ -34,6 +34,10 @@ export type MockStore = {
   readonly collections: Collections;
   /** The accountant every keeper of this store and its app charges (../../gates/memory-budget.ts). */
   readonly memory: MemoryBudget;
+  /** Requests to /endpoint/ that no endpoint answered (404, 405), newest kept: this instance's only. */
+  readonly unmatched: RequestLog;
+  /** Moves on every change to the endpoints held, whoever made it (the API, files, other instances). */
+  readonly revision: number;
   get(name: string): Endpoint | undefined;
   /** The endpoint answering `method` on `path` (after /endpoint/, undecoded), a 405's Allow, or nothing. */
   route(method: string, path: string): Lookup<Endpoint>;
@@ -122,7 +126,7 @@ async function storeOver(engine: MockEngine, options: Partial<MockStoreOptions>)
 export async function createMockStore(engine: MockEngine, options: MockStoreOptions): Promise<MockStore> {
   const memory = options.memory ?? new MemoryBudget({ logs: options.maxLogBytes, records: options.maxStoreBytes });
   // Every endpoint held, charged at its measured cost whoever sets it (API, files, other instances).
-  const endpoints = new ChargedMap<string, Endpoint>(memory.records, (endpoint) => recordCost(endpoint.record));
+  const endpoints = new RevisedMap<string, Endpoint>(memory.records, (endpoint) => recordCost(endpoint.record));
   // Kept in step with `endpoints`: every change to one is made to the other in the same synchronous step.
   const routes = new RouteTable<Endpoint>();
   const journal = await openStatsJournal(engine.stats, { ...options, memory, shared: engine.changes !== undefined });
@@ -214,8 +218,13 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
   };
 
   const held = new Set<Promise<unknown>>();
+  const unmatched = journal.unmatchedLog();
   const store: MockStore = {
     file: engine.where,
+    unmatched,
+    get revision() {
+      return endpoints.revision;
+    },
     maxEndpoints: options.maxEndpoints,
     collections,
     memory,
@@ -282,6 +291,26 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
   // created: only a store this process alone writes is tidied.
   if (!engine.changes) await journal.dropUnclaimed();
   return store;
+}
+
+/** A ChargedMap that counts its changes: every path that changes the endpoints changes this map. */
+class RevisedMap<K, V> extends ChargedMap<K, V> {
+  revision = 0;
+
+  override set(key: K, value: V): this {
+    this.revision++;
+    return super.set(key, value);
+  }
+
+  override delete(key: K): boolean {
+    this.revision++;
+    return super.delete(key);
+  }
+
+  override clear(): void {
+    this.revision++;
+    super.clear();
+  }
 }
 
 /** How long requests served wait to go to the other instances together, in milliseconds. */
