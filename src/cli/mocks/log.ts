@@ -3,6 +3,7 @@ import { callApi, checkShape, notOurApi, openStream, type ClientOptions } from '
 import { clientContext } from '../common/client-flags.js';
 import { CliError, EXIT } from '../common/errors.js';
 import { check, endpointPath, notFound } from './client.js';
+import { responseNumber } from '../../shared/response-label.js';
 import { chalk, type Output } from '../common/output.js';
 import { readEvents } from '../common/sse.js';
 import { safeLine, safeLines } from '../common/terminal-text.js';
@@ -84,11 +85,11 @@ function printOne(out: Output, request: LoggedRequest): void {
   else out.result(formatRequest(request), request);
 }
 
-/** `→ 200 default`, `→ 204 response #0`, `→ fault reset, response #2`; empty when the server does not say. */
+/** `→ 200 default`, `→ 204 #1`, `→ fault reset, #3` (responses[2]); empty when the server does not say. */
 function formatAnswer(request: LoggedRequest): string {
   if (request.response === undefined) return '';
   const sent = request.fault !== undefined ? `fault ${request.fault}` : String(request.status ?? '');
-  const which = request.response === null ? 'default' : `response #${request.response}`;
+  const which = request.response === null ? 'default' : responseNumber(request.response);
   return `  ${chalk.dim('→')} ${safeLine(`${sent}${request.fault !== undefined ? ',' : ''} ${which}`)}`;
 }
 

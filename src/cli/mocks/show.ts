@@ -1,6 +1,7 @@
 import type { Delay } from '../../mocks/record/record.js';
 import { chalk } from '../common/output.js';
 import { safeLine, safeLines } from '../common/terminal-text.js';
+import { answerText, responseNumber, whenText, type LabelledResponse } from '../../shared/response-label.js';
 
 /** A response as the API shows it: the record's own fields, or one entry of its `responses`. */
 type ShownAnswer = {
@@ -12,7 +13,7 @@ type ShownAnswer = {
   fault?: string;
   faultRate?: number;
 };
-type ShownWhen = Record<string, unknown>;
+type ShownWhen = LabelledResponse['when'];
 export type ShownRecord = ShownAnswer & {
   name: string;
   path?: string;
@@ -51,8 +52,11 @@ export function formatRecord(record: ShownRecord): string {
     lines.push('', chalk.bold(`responses (${responses.length}, pick ${safeLine(record.pick ?? 'first-match')})`));
   }
   for (const [index, response] of responses.entries()) {
-    const when = response.when ? `when ${safeLine(formatWhen(response.when))}` : 'always';
-    lines.push(`${chalk.bold(`#${index}`)} ${when}`);
+    // The label the page and `mock log` show; a body condition in full below it.
+    const answer = answerText(response, record.statusCode);
+    const label = `${whenText(response.when)}${answer ? ` → ${answer}` : ''}`;
+    lines.push(`${chalk.bold(responseNumber(index))} ${safeLine(label)}`);
+    if (response.when?.body !== undefined) lines.push(`   ${safeLine(`body contains ${JSON.stringify(response.when.body)}`)}`);
     const settings = [
       response.statusCode !== undefined && `status ${response.statusCode}`,
       response.delay !== undefined && `delay ${formatDelay(response.delay)}`,
@@ -62,19 +66,6 @@ export function formatRecord(record: ShownRecord): string {
     lines.push(...formatContent(response, '   '));
   }
   return lines.join('\n');
-}
-
-/** `method GET|PUT, query role=admin|root, headers x-fail=1, body {"a":1}`. */
-export function formatWhen(when: ShownWhen): string {
-  return Object.entries(when)
-    .map(([part, value]) => {
-      if (part === 'method') return `method ${[value].flat().join('|')}`;
-      if (part === 'body') return `body ${JSON.stringify(value)}`;
-      const entries = Object.entries((value ?? {}) as Record<string, unknown>);
-      const pairs = entries.map(([k, v]) => `${k}=${[v].flat().join('|')}`);
-      return `${part} ${pairs.join(' ')}`;
-    })
-    .join(', ');
 }
 
 function formatFault(answer: ShownAnswer): string {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { runCli, useMockProcess } from '../../helpers/cli.js';
 import type { TestResponse } from '../../helpers/http.js';
 
-// An endpoint whose answers differ per request: a DELETE gets response #0, `x-fail: 1` response #1 (a reset).
+// An endpoint whose answers differ per request: a DELETE gets #1 (responses[0]), `x-fail: 1` #2 (a reset).
 const ORDER = {
   statusCode: 200,
   data: { id: 1 },
@@ -38,8 +38,8 @@ describe('snippetkit mock log against a real server: which answer each request g
     const answers = result.stdout.split('\n').flatMap((line) => /^\S+ (\S+ \S+ +→ .*)$/.exec(line)?.[1] ?? []);
     expect(answers).to.deep.equal([
       'GET /endpoint/order  → 200 default',
-      'DELETE /endpoint/order  → 204 response #0',
-      'GET /endpoint/order  → fault reset, response #1',
+      'DELETE /endpoint/order  → 204 #1',
+      'GET /endpoint/order  → fault reset, #2',
     ]);
   });
 

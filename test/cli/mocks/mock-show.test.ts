@@ -75,16 +75,17 @@ describe('snippetkit mock get and log: how the whole record and each answer are 
         '}',
         '',
         'responses (4, pick sequence)',
-        '#0 when method PUT',
+        '#1 PUT → 204',
         '   status 204',
-        '#1 when query role=admin|root, headers x-env=\\x1b[2Jtest',
+        '#2 ?role=admin|root · x-env: \\x1b[2Jtest → 200 JSON',
         '   data',
         '   {',
         '     "admin": true',
         '   }',
-        '#2 when body {"kind":"a"}',
+        '#3 body contains {kind} → fault reset',
+        '   body contains {"kind":"a"}',
         '   fault reset on 25% of requests',
-        '#3 always',
+        '#4 always → 200 text',
         '   delay 50 ms',
         '   header Content-Type: text/csv',
         '   body',
@@ -106,8 +107,8 @@ describe('snippetkit mock get and log: how the whole record and each answer are 
     const lines = result.stdout.split('\n').filter((line) => line.startsWith('t'));
     expect(lines).to.deep.equal([
       't1 GET /endpoint/users/1  → 200 default',
-      't2 PUT /endpoint/users/2  → 204 response #0',
-      't3 GET /endpoint/users/3  → fault reset, response #2',
+      't2 PUT /endpoint/users/2  → 204 #1',
+      't3 GET /endpoint/users/3  → fault reset, #3',
     ]);
   });
 

@@ -33,16 +33,17 @@ const ORDERS_SHOWN = [
   '}',
   '',
   'responses (4, pick first-match)',
-  '#0 when method PUT',
+  '#1 PUT → 204',
   '   status 204',
-  '#1 when params id=7, query role=admin|root',
+  '#2 id=7 · ?role=admin|root → 200 JSON',
   '   data',
   '   {',
   '     "admin": true',
   '   }',
-  '#2 when headers x-fail=1',
+  '#3 x-fail: 1 → fault reset',
   '   fault reset on 25% of requests',
-  '#3 when body {"kind":"csv"}',
+  '#4 body contains {kind} → 200 text',
+  '   body contains {"kind":"csv"}',
   '   delay 5 ms',
   '   header Content-Type: text/csv',
   '   body',
@@ -103,7 +104,7 @@ describe('snippetkit mock add and get: the new record fields against a real serv
     expect(await record('login')).to.deep.include(login);
     const shown = await cli(['get', 'login']);
     expect(shown.stdout).to.include('methods   POST\n');
-    const response = 'responses (1, pick first-match)\n#0 when body {"password":"secret"}\n   status 200\n';
+    const response = 'responses (1, pick first-match)\n#1 body contains {password} → 200 JSON\n   body contains {"password":"secret"}\n   status 200\n';
     expect(shown.stdout).to.include(response);
   });
 
