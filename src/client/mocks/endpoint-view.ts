@@ -1,4 +1,12 @@
-import { addEndpoint, deleteEndpoint, endpointUrl, getEndpoint, replaceEndpoint, type EndpointRecord } from './common/api.js';
+import {
+  addEndpoint,
+  deleteEndpoint,
+  endpointUrl,
+  getEndpoint,
+  replaceEndpoint,
+  type EndpointInput,
+  type EndpointRecord,
+} from './common/api.js';
 import { copyButton } from './common/copy.js';
 import { byId } from './common/dom.js';
 import { createEndpointForm } from './form/endpoint-form.js';
@@ -7,7 +15,8 @@ import { createTryIt } from './try-it.js';
 import { sourceFile } from './source-badge.js';
 
 export type EndpointView = {
-  openNew(): void;
+  /** The form for a new endpoint, empty or started from `start`. */
+  openNew(start?: Partial<EndpointInput>): void;
   open(name: string): Promise<void>;
   /** Leaving the view: stops following the request log. */
   close(): void;
@@ -88,14 +97,14 @@ export function createEndpointView(): EndpointView {
   };
 
   return {
-    openNew() {
+    openNew(start) {
       close();
       title.textContent = 'New endpoint';
       show(false);
       missing.hidden = true;
       formElement.hidden = false;
       showSource(undefined);
-      form.reset();
+      form.reset(start);
       byId('name').focus();
     },
     async open(name) {

@@ -1,22 +1,38 @@
-import { listEndpoints, ROOT, type Delay, type EndpointSummary } from './common/api.js';
+import { listEndpoints, ROOT, type Delay, type EndpointSummary, type ServerSummary } from './common/api.js';
 import { showSourceProblems, sourceBadge } from './source-badge.js';
 import { age, byId, el } from './common/dom.js';
 
 export type ListView = {
-  /** Fetches the endpoints again and redraws the table. */
+  /** Fetches the endpoints again and redraws the sidebar and the overview. */
   load(): Promise<void>;
+  /** New hit counts and last calls from the server-wide stream, without asking again. */
+  update(called: ServerSummary['endpoints']): void;
+  /** Marks the open endpoint in the sidebar (undefined: none). */
+  select(name: string | undefined): void;
 };
 
 /** A delay as the table shows it: `250` or `100–400`. */
 export const delayText = (delay: Delay): string =>
   typeof delay === 'number' ? String(delay) : `${delay.min}–${delay.max}`;
 
-/** The endpoint table in #list-view, filtered by name as you type. */
+const hitsText = (hits: number) => `${hits} hit${hits === 1 ? '' : 's'}`;
+
+/** Method badges: `GET POST`, or `ALL` for an endpoint that takes every method. */
+function verbs(methods: string[] | null): HTMLElement[] {
+  return (methods ?? ['ALL']).map((method) => el('span', { class: `verb ${method.toLowerCase()}` }, method));
+}
+
+/**
+ * The endpoints: the sidebar's list (always there, the open one marked) and the overview table of
+ * #list-view, both filtered by name or path as you type and kept live by the server-wide stream.
+ */
 export function createListView(): ListView {
   const table = byId<HTMLTableElement>('endpoints');
+  const list = byId<HTMLUListElement>('endpoint-list');
   const status = byId('status');
   const filter = byId<HTMLInputElement>('filter');
   let endpoints: EndpointSummary[] = [];
+  let selected: string | undefined;
 
   for (const span of document.querySelectorAll('.base')) span.textContent = ROOT.href;
 
@@ -25,44 +41,61 @@ export function createListView(): ListView {
     if (title) td.title = title;
     return td;
   };
+  const lastCallTitle = (endpoint: EndpointSummary) =>
+    endpoint.lastCall ? new Date(endpoint.lastCall).toLocaleString() : undefined;
+  const href = (endpoint: EndpointSummary) => `#endpoint/${encodeURIComponent(endpoint.name)}`;
+
+  const sidebarItem = (endpoint: EndpointSummary) => {
+    const link = el(
+      'a',
+      { href: href(endpoint), 'data-name': endpoint.name },
+      ...verbs(endpoint.methods),
+      el('span', { class: 'name' }, endpoint.name),
+      ...sourceBadge(endpoint.source),
+      // An older server sends no path: the name is the path.
+      el('span', { class: 'route' }, `/${endpoint.path ?? endpoint.name}`),
+      el('span', { class: 'stats' }, `${endpoint.statusCode} · ${hitsText(endpoint.hits)} · ${age(endpoint.lastCall)}`),
+    );
+    if (endpoint.name === selected) link.setAttribute('aria-current', 'page');
+    const title = lastCallTitle(endpoint);
+    if (title) link.title = `last call ${title}`;
+    return el('li', {}, link);
+  };
+
+  const tableRow = (endpoint: EndpointSummary) =>
+    el(
+      'tr',
+      {},
+      cell('Name', el('span', {}, el('a', { href: href(endpoint) }, endpoint.name), ...sourceBadge(endpoint.source))),
+      cell('Path', el('code', {}, `/${endpoint.path ?? endpoint.name}`)),
+      cell('Methods', endpoint.methods?.join(' ') ?? 'all'),
+      cell('Status', String(endpoint.statusCode)),
+      cell('Delay (ms)', delayText(endpoint.delay)),
+      cell('Hits', String(endpoint.hits)),
+      cell('Last call', age(endpoint.lastCall), lastCallTitle(endpoint)),
+    );
 
   const render = () => {
     const wanted = filter.value.trim().toLowerCase();
-    const shown = endpoints.filter((endpoint) => endpoint.name.toLowerCase().includes(wanted));
-    table.tBodies[0]!.replaceChildren(
-      ...shown.map((endpoint) =>
-        el(
-          'tr',
-          {},
-          cell(
-            'Name',
-            el(
-              'span',
-              {},
-              el('a', { href: `#endpoint/${encodeURIComponent(endpoint.name)}` }, endpoint.name),
-              ...sourceBadge(endpoint.source),
-            ),
-          ),
-          // An older server sends neither: the name is the path, and every method answers.
-          cell('Path', el('code', {}, `/${endpoint.path ?? endpoint.name}`)),
-          cell('Methods', endpoint.methods?.join(' ') ?? 'all'),
-          cell('Status', String(endpoint.statusCode)),
-          cell('Delay (ms)', delayText(endpoint.delay)),
-          cell('Hits', String(endpoint.hits)),
-          cell('Last call', age(endpoint.lastCall), endpoint.lastCall ? new Date(endpoint.lastCall).toLocaleString() : undefined),
-        ),
-      ),
+    const shown = endpoints.filter(
+      (endpoint) => endpoint.name.toLowerCase().includes(wanted) || (endpoint.path ?? '').toLowerCase().includes(wanted),
     );
+    list.replaceChildren(...shown.map(sidebarItem));
+    table.tBodies[0]!.replaceChildren(...shown.map(tableRow));
     table.hidden = shown.length === 0;
-    if (endpoints.length === 0) status.textContent = 'No endpoints yet. Add one with "New endpoint".';
-    else if (shown.length === 0) status.textContent = `No endpoint name contains "${filter.value.trim()}".`;
+    byId('overview-empty').hidden = endpoints.length > 0;
+    if (endpoints.length === 0) status.textContent = 'No endpoints yet.';
+    else if (shown.length === 0) status.textContent = `None matches "${filter.value.trim()}".`;
     else status.textContent = `${shown.length} of ${endpoints.length} endpoint${endpoints.length === 1 ? '' : 's'}`;
   };
 
   filter.addEventListener('input', render);
+  // "3 s ago" grows old on its own; redrawn while the page is looked at.
+  setInterval(() => document.visibilityState === 'visible' && render(), 10_000);
 
-  const load = async () => {
-    status.textContent = 'Loading endpoints…';
+  let loading: Promise<void> | undefined;
+  let again = false;
+  const fetchAll = async () => {
     try {
       endpoints = await listEndpoints();
       render();
@@ -72,6 +105,41 @@ export function createListView(): ListView {
       status.textContent = `Could not load the endpoints: ${(err as Error).message}`;
     }
   };
-  byId('refresh').addEventListener('click', load);
-  return { load };
+  // One load at a time: a burst of changes while one runs makes one more, not one each.
+  const load = (): Promise<void> => {
+    if (loading) {
+      again = true;
+      return loading;
+    }
+    loading = fetchAll().finally(() => {
+      loading = undefined;
+      if (again) {
+        again = false;
+        void load();
+      }
+    });
+    return loading;
+  };
+
+  return {
+    load,
+    update(called) {
+      let changed = false;
+      for (const { name, hits, lastCall } of called) {
+        const endpoint = endpoints.find((one) => one.name === name);
+        if (!endpoint) continue;
+        endpoint.hits = hits;
+        endpoint.lastCall = lastCall;
+        changed = true;
+      }
+      if (changed) render();
+    },
+    select(name) {
+      selected = name;
+      for (const link of list.querySelectorAll('a')) {
+        if (link.dataset.name === name) link.setAttribute('aria-current', 'page');
+        else link.removeAttribute('aria-current');
+      }
+    },
+  };
 }

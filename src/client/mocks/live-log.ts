@@ -1,14 +1,15 @@
+import { responseNumber } from '../../shared/response-label.js';
 import { eventsUrl, type LoggedRequest } from './common/api.js';
 import { byId, clock, el, headerList, pretty } from './common/dom.js';
 
 // The server keeps this many per endpoint; the page shows no more.
 const SHOWN = 100;
 
-/** Which answer a request got: `responses[1]` or `default`, then the status sent or the fault. */
+/** Which answer a request got: `#2` (responses[1]) or `default`, then the status sent or the fault. */
 function answered(request: LoggedRequest): string {
   // An older server logs neither; say nothing rather than guess.
   if (request.response === undefined && request.status === undefined && request.fault === undefined) return '';
-  const by = request.response === null || request.response === undefined ? 'default' : `responses[${request.response}]`;
+  const by = request.response === null || request.response === undefined ? 'default' : responseNumber(request.response);
   const outcome = request.fault ? `fault: ${request.fault}` : request.status == null ? '' : String(request.status);
   return outcome ? `${by} → ${outcome}` : by;
 }

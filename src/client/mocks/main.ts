@@ -1,22 +1,45 @@
-// The mock server's page: endpoints listed, added, edited and deleted, and their calls watched live.
-// One page, routed by the URL's hash (#new, #endpoint/<name>), so every server URL stays relative.
+// The mock server's page: a workspace of three regions (the endpoints, the one open, the requests
+// arriving), routed by the URL's hash (#new, #endpoint/<name>), so every server URL stays relative.
 import { byId } from './common/dom.js';
 import { createEndpointView } from './endpoint-view.js';
 import { createListView } from './list-view.js';
+import { createRegionTabs } from './region-tabs.js';
+import { followServer } from './server-events.js';
+import { createUnmatchedLog, type Draft } from './unmatched-log.js';
 
 const listSection = byId('list-view');
 const endpointSection = byId('endpoint-view');
+const requestLog = byId('log');
+const unmatchedSection = byId('unmatched');
 const list = createListView();
 const endpoint = createEndpointView();
+const tabs = createRegionTabs();
+let draft: Draft | undefined;
+const unmatched = createUnmatchedLog((made) => {
+  draft = made;
+  if (location.hash === '#new') route();
+  else location.hash = '#new';
+});
+
+/** The right-hand region: the open endpoint's requests, or else those no endpoint answered. */
+function showTraffic(): void {
+  unmatchedSection.hidden = !requestLog.hidden;
+  tabs.name(requestLog.hidden ? 'Unmatched' : 'Requests');
+}
 
 function route(): void {
   const hash = location.hash.slice(1);
   const opened = /^endpoint\/(.+)$/.exec(hash);
   listSection.hidden = hash === 'new' || opened !== null;
   endpointSection.hidden = !listSection.hidden;
+  tabs.name(listSection.hidden ? 'Endpoint' : 'Overview', 'main');
   if (hash === 'new') {
     document.title = 'New endpoint · snippetkit mocks';
-    endpoint.openNew();
+    const start = draft;
+    draft = undefined;
+    endpoint.openNew(start && { name: start.name, path: start.path, methods: [start.method], data: start.data });
+    list.select(undefined);
+    tabs.show('main');
   } else if (opened) {
     let name = opened[1]!;
     try {
@@ -25,14 +48,28 @@ function route(): void {
       // a hand-typed hash with a stray %: take it as it is
     }
     document.title = `${name} · snippetkit mocks`;
-    void endpoint.open(name);
+    list.select(name);
+    void endpoint.open(name).then(showTraffic);
   } else {
     document.title = 'snippetkit mocks';
     endpoint.close();
-    void list.load();
+    requestLog.hidden = true;
+    list.select(undefined);
   }
-  window.scrollTo(0, 0);
+  showTraffic();
+  byId('center').scrollTo(0, 0);
 }
 
 window.addEventListener('hashchange', route);
 route();
+void list.load();
+void unmatched.load();
+followServer({
+  revised: () => void list.load(),
+  called: (endpoints) => list.update(endpoints),
+  unmatched: () => unmatched.changed(),
+  reconnected: () => {
+    void list.load();
+    void unmatched.load();
+  },
+});

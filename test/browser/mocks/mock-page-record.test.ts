@@ -37,18 +37,26 @@ describe('the mock page edits the whole endpoint record', function () {
     await t.page.click('#add-response');
     await t.page.click('#add-response');
     const [first, second] = [t.page.locator('#responses > li').nth(0), t.page.locator('#responses > li').nth(1)];
+    // One open at a time: the one added last is; opening the first closes it.
+    expect(await second.locator('.response-body').isVisible()).to.equal(true);
+    await first.locator('.response-toggle').click();
+    expect(await second.locator('.response-body').isVisible()).to.equal(false);
     await fieldset(first, 'Method').getByLabel('PUT').check();
     await first.getByLabel('Status', { exact: true }).selectOption('204');
+    await second.locator('.response-toggle').click();
+    expect(await first.locator('.response-body').isVisible()).to.equal(false);
     await addPair(second, 'Query', 'role', 'admin');
     await addPair(second, 'Query', 'role', 'owner');
     await second.getByLabel('Answer', { exact: true }).selectOption('data');
     await second.getByLabel('Answer text').fill('{"admin": true}');
-    await second.getByRole('button', { name: 'Move responses[1] up' }).click();
+    await second.getByRole('button', { name: 'Move #2 up' }).click();
     // The moved card is first now: its up button is off, so the focus went to its down button.
-    expect(await t.page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).to.equal(
-      'Move responses[0] down',
-    );
-    expect(await t.page.locator('#responses h4').allInnerTexts()).to.deep.equal(['responses[0]', 'responses[1]']);
+    expect(await t.page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).to.equal('Move #1 down');
+    // Each closed response is one line saying when it answers and what.
+    expect(await t.page.locator('#responses .response-toggle').allInnerTexts()).to.deep.equal([
+      '#1 ?role=admin|owner → 200 JSON',
+      '#2 PUT → 204',
+    ]);
     await screenshot(t.page, 'mock-page-responses');
     const sent = t.page.waitForRequest((request) => request.method() === 'PUT');
     await t.page.click('#save');
@@ -172,9 +180,9 @@ describe('the mock page edits the whole endpoint record', function () {
     await server.fetch('/endpoint/answered?v=reset').catch(() => undefined);
     await t.page.locator('#requests li').nth(2).waitFor();
     expect(await t.page.locator('#requests .answer').allInnerTexts()).to.deep.equal([
-      'responses[1] → fault: reset',
+      '#2 → fault: reset',
       'default → 200',
-      'responses[0] → 201',
+      '#1 → 201',
     ]);
   });
 });

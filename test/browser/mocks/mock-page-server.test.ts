@@ -62,9 +62,11 @@ describe('the mock page against the server: round trips, its 400s, "Try it"', fu
     await page.selectOption('#pick', 'random');
     await page.click('#add-response');
     await page.click('#add-response');
+    await card(page, 0).locator('.response-toggle').click();
     await fieldset(card(page, 0), 'Method').getByLabel('PUT').check();
     await card(page, 0).getByLabel('Status', { exact: true }).selectOption('204');
     const second = card(page, 1);
+    await second.locator('.response-toggle').click();
     await addPair(second, 'Path parameters', 'id', '7');
     await addPair(second, 'Query', 'role', 'admin');
     await addPair(second, 'Query', 'role', 'owner');
@@ -76,7 +78,7 @@ describe('the mock page against the server: round trips, its 400s, "Try it"', fu
     await second.getByLabel('Answer', { exact: true }).selectOption('data');
     await second.getByLabel('Answer text').fill('{"admin": true}');
     await addPair(second, 'Response headers', 'X-Admin', 'yes');
-    await second.getByRole('button', { name: 'Move responses[1] up' }).click();
+    await second.getByRole('button', { name: 'Move #2 up' }).click();
     await save(page);
     await page.waitForURL(/#endpoint\/user$/);
 
@@ -110,9 +112,8 @@ describe('the mock page against the server: round trips, its 400s, "Try it"', fu
     };
     expect(await storedRecord(server, 'user')).to.deep.equal(meant);
 
-    await page.reload();
-    await page.click('text=All endpoints');
-    await page.click('#endpoints a:text-is("user")');
+    await page.goto(`${server.url}/static/`);
+    await page.click('#endpoint-list a[data-name="user"]');
     await page.locator('#log-state', { hasText: 'live' }).waitFor();
     expect(await page.inputValue('#name')).to.equal('user');
     expect(await page.getAttribute('#name', 'readonly')).to.equal('');
@@ -137,8 +138,12 @@ describe('the mock page against the server: round trips, its 400s, "Try it"', fu
     expect(JSON.parse(await page.locator('#data-editor .cm-content').innerText())).to.deep.equal(meant.data);
     expect(await page.inputValue('#pick')).to.equal('random');
 
-    expect(await page.locator('#responses h4').allInnerTexts()).to.deep.equal(['responses[0]', 'responses[1]']);
+    expect(await page.locator('#responses .response-toggle').allInnerTexts()).to.deep.equal([
+      '#1 id=7 · ?role=admin|owner · x-tenant: acme · body contains {type} → fault empty',
+      '#2 PUT → 204',
+    ]);
     const first = card(page, 0);
+    await first.locator('.response-toggle').click();
     expect(await pairs(first, 'Path parameters')).to.deep.equal([['id', '7']]);
     expect(await pairs(first, 'Query')).to.deep.equal([['role', 'admin'], ['role', 'owner']]);
     expect(await pairs(first, 'Headers')).to.deep.equal([['x-tenant', 'acme']]);
@@ -151,6 +156,7 @@ describe('the mock page against the server: round trips, its 400s, "Try it"', fu
     expect(JSON.parse(await value(first, 'Answer text'))).to.deep.equal({ admin: true });
     expect(await pairs(first, 'Response headers')).to.deep.equal([['X-Admin', 'yes']]);
     const last = card(page, 1);
+    await last.locator('.response-toggle').click();
     expect(await fieldset(last, 'Method').locator('input:checked').evaluateAll((boxes) =>
       boxes.map((box) => (box as HTMLInputElement).value),
     )).to.deep.equal(['PUT']);
@@ -271,7 +277,7 @@ describe('the mock page against the server: round trips, its 400s, "Try it"', fu
     const res = await server.fetch('/api/endpoint/member/requests');
     const [logged] = (await res.json()).requests;
     expect(logged).to.deep.include({ method: 'PUT', url, response: 0, status: 201 });
-    await page.locator('#requests .answer', { hasText: 'responses[0] → 201' }).waitFor();
+    await page.locator('#requests .answer', { hasText: '#1 → 201' }).waitFor();
     expect(await page.locator('#requests details[open] .url').allInnerTexts()).to.deep.equal([url]);
   });
 

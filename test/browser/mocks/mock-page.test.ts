@@ -44,7 +44,9 @@ describe('the mock page in Chromium', function () {
       delay: 5,
       headers: { 'X-Mock': 'yes' },
     });
-    await t.page.click('text=All endpoints');
+    // The sidebar lists it without a reload: the server-wide stream said the endpoints changed.
+    await t.page.locator('#endpoint-list a[aria-current="page"]', { hasText: 'users' }).waitFor();
+    await t.page.click('h1 a');
     await t.page.locator('#endpoints tbody tr', { hasText: 'users' }).waitFor();
     expect(await rows(t.page)).to.deep.include('users\t/users\tall\t201\t5\t0\tnever');
     await screenshot(t.page, 'mock-page-list');
@@ -79,7 +81,7 @@ describe('the mock page in Chromium', function () {
     await t.page.fill('#filter', 'ORDERS');
     expect((await rows(t.page)).map((row) => row.split('\t')[0])).to.deep.equal(['filter-orders']);
     await t.page.fill('#filter', 'nothing-like-it');
-    expect(await t.page.locator('#status').innerText()).to.equal('No endpoint name contains "nothing-like-it".');
+    expect(await t.page.locator('#status').innerText()).to.equal('None matches "nothing-like-it".');
   });
 
   it('shows a call made from outside in the live log, without a reload', async () => {

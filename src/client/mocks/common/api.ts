@@ -151,3 +151,26 @@ export const listSourceProblems = async (): Promise<SourceProblem[]> =>
   (await call<{ errors: SourceProblem[] }>('GET', 'sources')).errors;
 
 export const deleteEndpoint = (name: string): Promise<unknown> => call('DELETE', `endpoint/${segment(name)}`);
+
+/** The endpoints closest to a request none answered, and how it differed from each. */
+export type NearMiss = { name: string; path: string; methods: string[] | null; differences: string[] };
+
+export type UnmatchedRequest = LoggedRequest & { nearMisses: NearMiss[] };
+
+/** Requests no endpoint answered, newest first; `count` numbers them since the server started. */
+export const listUnmatched = (): Promise<{ count: number; requests: UnmatchedRequest[] }> => call('GET', 'unmatched');
+
+export const clearUnmatched = (): Promise<unknown> => call('DELETE', 'unmatched');
+
+/** The server-wide stream: what changed, a few times a second at most. */
+export const serverEventsUrl = (): string => new URL('api/events', ROOT).href;
+
+/** A `summary` event of the server-wide stream. */
+export type ServerSummary = {
+  /** Moves whenever an endpoint is added, changed or removed. */
+  revision: number;
+  /** Endpoints called since the last summary. */
+  endpoints: { name: string; hits: number; lastCall: string | null }[];
+  /** The unmatched log's count, when requests no endpoint answered came. */
+  unmatched?: number;
+};

@@ -13,8 +13,8 @@ import { createStatusField } from './status-field.js';
 export type SaveEndpoint = (input: EndpointInput, existing: string | undefined) => Promise<void>;
 
 export type EndpointForm = {
-  /** An empty form for a new endpoint. */
-  reset(): void;
+  /** The form for a new endpoint: empty, or started from `start` (a request no endpoint answered). */
+  reset(start?: Partial<EndpointInput>): void;
   /** The form for editing `record`; its name cannot change. */
   fill(record: EndpointRecord): void;
 };
@@ -51,7 +51,7 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
     legend: 'Response headers', noun: 'header', field: 'headers', namePlaceholder: 'X-Header', addId: 'add-header',
   });
   byId('headers-slot').append(headers.element);
-  const responses = createResponsesEditor();
+  const responses = createResponsesEditor(() => status.read());
 
   const isData = () => kind.value === 'data';
   const update = (state: JsonState) => {
@@ -135,5 +135,13 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
     clearFieldErrors(form);
   };
 
-  return { reset: () => load({}), fill: load };
+  return {
+    reset(start = {}) {
+      load(start);
+      // A draft is still a new endpoint: its name can change, and Save creates it.
+      editing = undefined;
+      name.readOnly = false;
+    },
+    fill: load,
+  };
 }

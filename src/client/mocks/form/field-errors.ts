@@ -4,6 +4,15 @@ const FOCUSABLE = 'input, select, textarea, button, [contenteditable="true"]';
 
 const visible = (element: Element) => element.checkVisibility();
 
+/**
+ * Asks whoever folds `element` away (a closed response) to show it: a `reveal-field` event bubbles
+ * up from it. True when it is visible then.
+ */
+const revealed = (element: Element) => {
+  element.dispatchEvent(new Event('reveal-field', { bubbles: true }));
+  return visible(element);
+};
+
 // The last part of a field path: `.query` or `[1]`.
 const LAST_PART = /(\.[^.[\]]+|\[\d+\])$/;
 let notes = 0;
@@ -15,7 +24,7 @@ let notes = 0;
 function target(root: HTMLElement, field: string): HTMLElement | undefined {
   const marked = [...root.querySelectorAll<HTMLElement>('[data-field]')];
   for (let path = field; ; ) {
-    const found = marked.find((element) => element.dataset.field === path && visible(element));
+    const found = marked.find((element) => element.dataset.field === path && (visible(element) || revealed(element)));
     if (found) return found;
     const shorter = path.replace(LAST_PART, '');
     if (shorter === path || shorter === '') return undefined;

@@ -6,9 +6,14 @@ import { jsonText, parseJsonText } from '../common/json-text.js';
 import { createKeyValueRows, pairsObject } from '../common/key-value-rows.js';
 import { createStatusField } from './status-field.js';
 import { createWhenEditor } from './when-editor.js';
+import { responseLabel, responseNumber, type LabelledResponse } from '../../../shared/response-label.js';
 
 export type ResponseCard = {
   element: HTMLLIElement;
+  /** Shows or hides its fields; the editor keeps one open at a time. */
+  setOpen(open: boolean): void;
+  /** Its one-line label again, after its fields or the endpoint's status changed. */
+  relabel(): void;
   /** Its place in `responses`: the heading, the buttons' names and the fields the server's errors name. */
   setIndex(index: number, count: number): void;
   /** Throws an ApiError naming the full field (`responses[1].data`) when a JSON box does not parse. */
@@ -16,14 +21,25 @@ export type ResponseCard = {
   fill(response: ResponseInput): void;
 };
 
-export type CardActions = { move(card: ResponseCard, by: -1 | 1): void; remove(card: ResponseCard): void };
+export type CardActions = {
+  move(card: ResponseCard, by: -1 | 1): void;
+  remove(card: ResponseCard): void;
+  /** Opened by its toggle: the others close. */
+  opened(card: ResponseCard): void;
+  /** The endpoint's own status, which a response without one sends. */
+  endpointStatus(): number | undefined;
+};
 
 let cards = 0;
 
 /** One alternative answer: when it applies, and what it changes from the endpoint's own answer. */
 export function createResponseCard(actions: CardActions): ResponseCard {
   const headingId = `response-heading-${++cards}`;
-  const heading = el('h4', { id: headingId, tabindex: '-1' });
+  const bodyId = `response-body-${cards}`;
+  const toggle = el('button', { type: 'button', class: 'response-toggle', 'aria-expanded': 'false', 'aria-controls': bodyId });
+  const heading = el('h4', { id: headingId }, toggle);
+  // Dragged by this handle; the buttons beside it move by keyboard.
+  const grip = el('span', { class: 'grip', title: 'Drag to reorder', 'aria-hidden': 'true' }, '⠿');
   const up = el('button', { type: 'button', class: 'move-up' }, '↑');
   const down = el('button', { type: 'button', class: 'move-down' }, '↓');
   const remove = el('button', { type: 'button', class: 'remove-response danger' }, 'Remove');
@@ -39,6 +55,7 @@ export function createResponseCard(actions: CardActions): ResponseCard {
     rows: '4', spellcheck: 'false', class: 'code payload', 'aria-label': 'Answer text',
   });
   let prefix = 'responses[0]';
+  let number = 0;
   const showPayload = () => {
     payload.hidden = kind.value === '';
     payload.dataset.field = `${prefix}.${kind.value}`;
@@ -48,10 +65,7 @@ export function createResponseCard(actions: CardActions): ResponseCard {
     legend: "Response headers (none: the endpoint's)", noun: 'header', field: 'headers', namePlaceholder: 'X-Header',
   });
 
-  const element = el(
-    'li',
-    { class: 'response', 'aria-labelledby': headingId, 'data-field': '' },
-    el('div', { class: 'response-head' }, heading, up, down, remove),
+  const fieldsBox = el('div', { class: 'response-body', id: bodyId, hidden: '' },
     when.element,
     el('div', { class: 'fields' },
       el('div', { class: 'field' }, 'Status', status.element),
@@ -60,18 +74,41 @@ export function createResponseCard(actions: CardActions): ResponseCard {
     el('div', { class: 'field' }, 'Answer', kind, payload),
     headers.element,
   );
+  const element = el(
+    'li',
+    { class: 'response', 'aria-labelledby': headingId, 'data-field': '' },
+    el('div', { class: 'response-head' }, grip, heading, up, down, remove),
+    fieldsBox,
+  );
   // Each field's name inside a response, kept so the index in front can change.
   for (const part of element.querySelectorAll<HTMLElement>('[data-field]')) part.dataset.rel = part.dataset.field;
   payload.dataset.rel = '';
 
   const card: ResponseCard = {
     element,
+    setOpen(open) {
+      toggle.setAttribute('aria-expanded', String(open));
+      fieldsBox.hidden = !open;
+      element.classList.toggle('open', open);
+    },
+    relabel() {
+      let shown: LabelledResponse;
+      try {
+        shown = card.read();
+      } catch {
+        // A JSON box that does not parse yet: label what can be read.
+        shown = { when: undefined, statusCode: status.read(), fault: fault.read().fault };
+      }
+      toggle.textContent = responseLabel(number, shown, actions.endpointStatus());
+    },
     setIndex(index, count) {
       prefix = `responses[${index}]`;
-      heading.textContent = prefix;
-      up.setAttribute('aria-label', `Move ${prefix} up`);
-      down.setAttribute('aria-label', `Move ${prefix} down`);
-      remove.setAttribute('aria-label', `Remove ${prefix}`);
+      number = index;
+      const label = responseNumber(index);
+      card.relabel();
+      up.setAttribute('aria-label', `Move ${label} up`);
+      down.setAttribute('aria-label', `Move ${label} down`);
+      remove.setAttribute('aria-label', `Remove ${label}`);
       up.disabled = index === 0;
       down.disabled = index === count - 1;
       for (const part of element.querySelectorAll<HTMLElement>('[data-rel]')) {
@@ -109,6 +146,12 @@ export function createResponseCard(actions: CardActions): ResponseCard {
       showPayload();
     },
   };
+  toggle.addEventListener('click', () => {
+    const open = toggle.getAttribute('aria-expanded') !== 'true';
+    card.setOpen(open);
+    if (open) actions.opened(card);
+  });
+  for (const type of ['input', 'change']) fieldsBox.addEventListener(type, () => card.relabel());
   up.addEventListener('click', () => actions.move(card, -1));
   down.addEventListener('click', () => actions.move(card, 1));
   remove.addEventListener('click', () => actions.remove(card));

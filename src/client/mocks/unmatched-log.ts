@@ -1,0 +1,130 @@
+import { clearUnmatched, listUnmatched, type UnmatchedRequest } from './common/api.js';
+import { byId, clock, el, headerList, pretty } from './common/dom.js';
+
+/** What "Make endpoint" starts the new endpoint's form with. */
+export type Draft = { name: string; path: string; method: string; data: unknown };
+
+export type UnmatchedLog = {
+  /** Fetches the log again (with near misses) and redraws it. */
+  load(): Promise<void>;
+  /** The server's count moved: loads again, at most one load at a time. */
+  changed(): void;
+};
+
+// A segment that names one item (`7`, a UUID) becomes a parameter in a draft's path.
+const ITEM = /^(\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+/** A new endpoint for a request none answered: its path (items as `:id`), its method, its JSON body as the data. */
+export function draftFrom(request: UnmatchedRequest): Draft {
+  const path = request.url.replace(/^\/endpoint\//, '').split('?')[0]!.replace(/\/+$/, '');
+  const segments = path.split('/').filter(Boolean);
+  let ids = 0;
+  const pattern = segments.map((segment) => (ITEM.test(segment) ? (ids++ === 0 ? ':id' : `:id${ids}`) : segment));
+  const words = segments.filter((segment) => !ITEM.test(segment));
+  const name = (words.join('-') || 'endpoint').replace(/[^A-Za-z0-9._~-]/g, '-').slice(0, 60);
+  let data: unknown = {};
+  try {
+    if (request.body.trim() !== '') data = JSON.parse(request.body);
+  } catch {
+    // not JSON: the answer starts empty
+  }
+  return { name, path: pattern.join('/'), method: request.method, data };
+}
+
+/**
+ * The server's unmatched log in #unmatched: each request with the endpoints closest to it (links),
+ * what differed, and a button that makes an endpoint from it.
+ */
+export function createUnmatchedLog(make: (draft: Draft) => void): UnmatchedLog {
+  const list = byId<HTMLOListElement>('unmatched-requests');
+  const empty = byId('unmatched-empty');
+  const count = byId('unmatched-count');
+  const state = byId('unmatched-state');
+  let shown = 0;
+
+  const entry = (request: UnmatchedRequest) => {
+    const near = request.nearMisses.map((miss) =>
+      el(
+        'li',
+        {},
+        el('a', { href: `#endpoint/${encodeURIComponent(miss.name)}` }, miss.name),
+        ' ',
+        el('code', {}, `/${miss.path}`),
+        el('span', { class: 'why' }, `: ${miss.differences.join('; ') || 'the same path'}`),
+      ),
+    );
+    const makeButton = el('button', { type: 'button', class: 'small make' }, 'Make endpoint');
+    makeButton.addEventListener('click', () => make(draftFrom(request)));
+    const details = el(
+      'details',
+      {},
+      el(
+        'summary',
+        {},
+        el('span', { class: 'method' }, request.method),
+        ' ',
+        el('span', { class: 'url' }, request.url),
+        ' ',
+        el('span', { class: 'status' }, String(request.status ?? '')),
+        ' ',
+        el('time', { datetime: request.time }, clock(request.time)),
+      ),
+      el('h4', {}, 'Headers'),
+      headerList(Object.entries(request.headers).map(([name, value]) => [name, [value].flat().join(', ')])),
+    );
+    if (request.body !== '') details.append(el('h4', {}, 'Body'), el('pre', {}, pretty(request.body)));
+    return el(
+      'li',
+      { class: 'request unmatched-entry' },
+      details,
+      near.length > 0 ? el('p', { class: 'hint' }, 'Closest endpoints:') : el('p', { class: 'hint' }, 'No endpoint is close.'),
+      ...(near.length > 0 ? [el('ul', { class: 'near' }, ...near)] : []),
+      makeButton,
+    );
+  };
+
+  const showCount = (n: number) => {
+    count.textContent = String(n);
+    count.classList.toggle('zero', n === 0);
+  };
+
+  let loading: Promise<void> | undefined;
+  let again = false;
+  const fetchAll = async () => {
+    try {
+      const { requests } = await listUnmatched();
+      shown = requests.length;
+      list.replaceChildren(...requests.map(entry));
+      empty.hidden = shown > 0;
+      showCount(shown);
+      state.textContent = '';
+    } catch (err) {
+      state.textContent = `could not load: ${(err as Error).message}`;
+    }
+  };
+  const load = (): Promise<void> => {
+    if (loading) {
+      again = true;
+      return loading;
+    }
+    loading = fetchAll().finally(() => {
+      loading = undefined;
+      if (again) {
+        again = false;
+        void load();
+      }
+    });
+    return loading;
+  };
+
+  byId('clear-unmatched').addEventListener('click', async () => {
+    try {
+      await clearUnmatched();
+    } catch (err) {
+      state.textContent = `could not clear: ${(err as Error).message}`;
+    }
+    await load();
+  });
+
+  return { load, changed: () => void load() };
+}
