@@ -48,12 +48,12 @@ export function streamServerEvents(ctx: Context, options: RequestEventsOptions):
     throw new HttpError(503, opened.refused);
   }
   ctx.respond = false;
-  let revision = store.revision;
+  let revision = store.revision();
   opened.reader.send('summary', JSON.stringify({ revision, endpoints: [], unmatched: store.unmatched.count }));
   feed.summarize((touched, unmatched) => {
-    const changed = store.revision !== revision;
+    const changed = store.revision() !== revision;
     if (!changed && touched.size === 0 && !unmatched) return undefined;
-    revision = store.revision;
+    revision = store.revision();
     const endpoints: { name: string; hits: number; lastCall: string | null }[] = [];
     for (const name of touched) {
       const endpoint = store.get(name);

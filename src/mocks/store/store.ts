@@ -2,7 +2,8 @@ import { createKeyQueue } from '../../store/key-queue.js';
 import { openSharedEngine } from '../../store/shared-engine.js';
 import type { MockInput, StoredMock } from '../record/record.js';
 import { silentLogger, type Logger } from '../../server/logger.js';
-import { ChargedMap, MemoryBudget } from '../../gates/memory-budget.js';
+import { MemoryBudget } from '../../gates/memory-budget.js';
+import { RevisedMap } from './revised-map.js';
 import { recordCost } from '../record/cost.js';
 import type { LoggedRequest, RequestLog } from '../log/request-log.js';
 import { MOCK_DEFAULTS } from '../config/defaults.js';
@@ -37,7 +38,7 @@ export type MockStore = {
   /** Requests to /endpoint/ that no endpoint answered (404, 405), newest kept: this instance's only. */
   readonly unmatched: RequestLog;
   /** Moves on every change to the endpoints held, whoever made it (the API, files, other instances). */
-  readonly revision: number;
+  revision(): number;
   get(name: string): Endpoint | undefined;
   /** The endpoint answering `method` on `path` (after /endpoint/, undecoded), a 405's Allow, or nothing. */
   route(method: string, path: string): Lookup<Endpoint>;
@@ -218,13 +219,10 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
   };
 
   const held = new Set<Promise<unknown>>();
-  const unmatched = journal.unmatchedLog();
   const store: MockStore = {
     file: engine.where,
-    unmatched,
-    get revision() {
-      return endpoints.revision;
-    },
+    unmatched: journal.unmatchedLog(),
+    revision: () => endpoints.revision,
     maxEndpoints: options.maxEndpoints,
     collections,
     memory,
@@ -293,31 +291,8 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
   return store;
 }
 
-/** A ChargedMap that counts its changes: every path that changes the endpoints changes this map. */
-class RevisedMap<K, V> extends ChargedMap<K, V> {
-  revision = 0;
-
-  override set(key: K, value: V): this {
-    this.revision++;
-    return super.set(key, value);
-  }
-
-  override delete(key: K): boolean {
-    this.revision++;
-    return super.delete(key);
-  }
-
-  override clear(): void {
-    this.revision++;
-    super.clear();
-  }
-}
-
 /** How long requests served wait to go to the other instances together, in milliseconds. */
 const SHARE_MS = 20;
 
-/**
- * What an instance tells the others: requests it served (per endpoint, how many and the newest
- * entries) and logs it was asked to clear.
- */
+/** What an instance tells the others: requests it served (per endpoint, how many and the newest entries), logs cleared. */
 type SharedBatch = { served: { name: string; hits: number; entries: LoggedRequest[] }[]; cleared?: string[] };
