@@ -1,11 +1,11 @@
-import { summarize } from './summary.js';
+import { listSummary } from './list-summary.js';
 
 /**
  * What a head keeps for the list: its latest revision's summary, and that lowercased for the filter
  * (SQLite's own lower() folds ASCII letters only; JavaScript's folds every script).
  */
 export function listing(revision: { html: string; javascript: string; css: string }): { summary: string; folded: string } {
-  const summary = summarize(revision.html, revision.javascript, revision.css);
+  const summary = listSummary(revision.html, revision.javascript, revision.css);
   return { summary, folded: summary.toLowerCase() };
 }
 
