@@ -16,6 +16,8 @@ const result = await build({
     // The embed page's console, and JS Bin's embed snippet script (`<a class="jsbin-embed">`).
     { in: 'src/client/embed/page.ts', out: 'public/embed-page' },
     { in: 'src/client/embed/links.ts', out: 'public/embed' },
+    // "My bins": its Delete buttons and their dialog.
+    { in: 'src/client/list/main.ts', out: 'public/list-page' },
     { in: 'src/client/mocks/main.ts', out: 'mock-page/page' },
   ],
   outdir: 'dist',

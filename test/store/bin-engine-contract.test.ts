@@ -123,6 +123,41 @@ for (const kind of BIN_ENGINES) {
       expect((await engine.page({ q: 'cc', offset: 0, limit: 10 })).rows.map((r) => r.bin)).to.deep.equal(['ccc']);
     });
 
+    it('sorts the whole list by time, id or revisions, either way, ties by id, before paging and after filtering', async () => {
+      const at = (minute: number) => `2024-05-06T07:${String(minute).padStart(2, '0')}:00.000Z`;
+      // [bin, revisions, minute of the last save, summary]; ccc and eee were saved in the same millisecond.
+      const bins: [string, number, number, string][] = [
+        ['ccc', 1, 5, 'Stone'],
+        ['aaa', 3, 2, 'Apple fruit'],
+        ['bbb', 2, 9, 'Banana fruit'],
+        ['ddd', 2, 1, 'Date fruit'],
+        ['eee', 1, 5, 'Egg'],
+      ];
+      for (const [bin, count, minute, summary] of bins) {
+        for (let rev = 1; rev <= count; rev++) {
+          const saved = { ...revision(summary), created: at(minute) };
+          expect(await engine.save(bin, saved, { ...head(rev, summary), updated: at(minute) }, rev === 1 ? undefined : rev)).to.equal(true);
+        }
+      }
+      const order = async (by: 'updated' | 'name' | 'revisions', direction: 'asc' | 'desc', q = '', offset = 0, limit = 10) => {
+        const page = await engine.page({ q, sort: { by, order: direction }, offset, limit });
+        return [page.total, page.rows.map((r) => r.bin)];
+      };
+      expect(await order('updated', 'desc')).to.deep.equal([5, ['bbb', 'eee', 'ccc', 'aaa', 'ddd']]);
+      expect(await order('updated', 'asc')).to.deep.equal([5, ['ddd', 'aaa', 'ccc', 'eee', 'bbb']]);
+      expect(await order('name', 'asc')).to.deep.equal([5, ['aaa', 'bbb', 'ccc', 'ddd', 'eee']]);
+      expect(await order('name', 'desc')).to.deep.equal([5, ['eee', 'ddd', 'ccc', 'bbb', 'aaa']]);
+      expect(await order('revisions', 'desc')).to.deep.equal([5, ['aaa', 'ddd', 'bbb', 'eee', 'ccc']]);
+      expect(await order('revisions', 'asc')).to.deep.equal([5, ['ccc', 'eee', 'bbb', 'ddd', 'aaa']]);
+      expect(await order('name', 'asc', '', 1, 2)).to.deep.equal([5, ['bbb', 'ccc']]);
+      expect(await order('revisions', 'desc', '', 3, 10)).to.deep.equal([5, ['eee', 'ccc']]);
+      expect(await order('revisions', 'asc', 'fruit')).to.deep.equal([3, ['bbb', 'ddd', 'aaa']]);
+      expect(await order('updated', 'asc', 'fruit', 1, 1)).to.deep.equal([3, ['aaa']]);
+      expect(await order('name', 'desc', 'FRUIT'.toLowerCase(), 0, 2)).to.deep.equal([3, ['ddd', 'bbb']]);
+      const [row] = (await engine.page({ sort: { by: 'revisions', order: 'desc' }, offset: 0, limit: 1 })).rows;
+      expect(row).to.deep.equal({ bin: 'aaa', latest: 3, revisionCount: 3, updated: at(2), summary: 'Apple fruit' });
+    });
+
     it('keeps one template: set, read back, cleared', async () => {
       expect(await engine.template.get()).to.equal(undefined);
       const template = { html: '<p>t</p>', javascript: '', css: 'p{}', settings: { processors: {} }, updated: created };

@@ -8,6 +8,7 @@ import { saveAnswer, takeFastFailure } from './save.js';
 import { normalizeId } from '../addresses/ids.js';
 import { readSaveBody, readSaveInput } from './save-input.js';
 import type { BinStore } from '../store/store.js';
+import { removeBin } from '../store/remove-bin.js';
 import { templateRoutes } from './template-routes.js';
 import { prettyTime } from './time.js';
 import { sendJson } from '../../http/json-answer.js';
@@ -21,6 +22,18 @@ function binParam(ctx: Context): string {
   const id = normalizeId(ctx.params.bin ?? '');
   if (!id) throw notFound();
   return id;
+}
+
+export const ALL_ONLY_TRUE = 'all must be true (every revision of the bin) or left out (one revision)';
+export const ALL_WITH_REV = 'all deletes every revision: name no revision with it';
+
+/** `DELETE /api/:bin?all=true` (ours): every revision, not JS Bin's one. */
+function wholeBin(ctx: Context): boolean {
+  const all = ctx.query.all;
+  if (all === undefined) return false;
+  if (all !== 'true') throw new HttpError(400, ALL_ONLY_TRUE);
+  if (ctx.params.rev !== undefined) throw new HttpError(400, ALL_WITH_REV);
+  return true;
 }
 
 /** The REST API under /api: JS Bin 4's routes, shapes and messages (docs/bin-api.md). */
@@ -46,7 +59,14 @@ export function createApiRouter({ store, config }: ApiOptions): Router {
   }
 
   async function remove(ctx: Context): Promise<void> {
-    const removed = await store.remove(binParam(ctx), parseRev(ctx.params.rev));
+    const bin = binParam(ctx);
+    if (wholeBin(ctx)) {
+      const gone = await removeBin(store, bin);
+      if (!gone) throw notFound();
+      sendJson(ctx, { url: gone.bin, snapshot: gone.rev, deleted: true, revisions: gone.count });
+      return;
+    }
+    const removed = await store.remove(bin, parseRev(ctx.params.rev));
     if (!removed) throw notFound();
     sendJson(ctx, { url: removed.bin, snapshot: removed.rev, deleted: true });
   }

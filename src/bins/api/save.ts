@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { checkHeaderCount } from './output-settings.js';
 import { mergeSettings, type SaveInput } from './save-input.js';
 import type { BinStore } from '../store/store.js';
+import { summarize } from '../engines/summary.js';
 
 /** What a save answers: JS Bin's shape. */
 export type SaveAnswer = { url: string; snapshot: number; summary: string };
@@ -16,7 +17,8 @@ export async function saveAnswer(store: BinStore, bin: string | undefined, input
     checkHeaderCount(settings); // thrown before anything is written
     return { html: input.html, javascript: input.javascript, css: input.css, settings };
   });
-  return { url: saved.bin, snapshot: saved.rev, summary: saved.summary };
+  // JS Bin's summary, not the list's (saved.summary): clients of the API read this one.
+  return { url: saved.bin, snapshot: saved.rev, summary: summarize(saved.html, saved.javascript, saved.css) };
 }
 
 /**

@@ -74,7 +74,7 @@ export function rootFrom(path: string): string {
   return depth > 0 ? '../'.repeat(depth) : './';
 }
 
-/** The bin list page; `content` is markup made by ../pages/list-page.ts, everything else is escaped. */
-export function listTemplate(values: Record<'root' | 'title' | 'q' | 'maxFilter' | 'content', string>): string {
-  return fill(template('list.html'), values, ['content']);
+/** The bin list page; `content`, `sortFields` and `note` are markup made by ../pages/list-page.ts, the rest is escaped. */
+export function listTemplate(values: Record<'root' | 'title' | 'q' | 'maxFilter' | 'sortFields' | 'note' | 'content', string>): string {
+  return fill(template('list.html'), { ...values, listJs: bundles.path('list-page.js') }, ['content', 'sortFields', 'note']);
 }

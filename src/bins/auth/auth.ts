@@ -6,6 +6,10 @@ import type { BinConfig } from '../config/config.js';
 
 export const INVALID_KEY = 'The API key you provided is not valid';
 export const KEY_NEEDED = 'You need to provide a valid API key when using this API';
+/** Admin requests where no key could be given: says which setting changes that. */
+export const READ_ONLY =
+  'This server is read-only: listing and deleting bins through the API need a key, so set ownership.api_key ' +
+  '(or api.allowAnonymousReadWrite to let anyone)';
 
 /** The query parameter of a bin's read capability (see readToken). */
 export const TOKEN_PARAM = 'token';
@@ -66,8 +70,8 @@ export type Access = 'read' | 'write' | 'admin';
 /**
  * JS Bin's API authentication: a wrong key is refused for every method; without a key, reads need
  * allowAnonymousRead and writes allowAnonymousReadWrite, or the session cookie on a request from our
- * own page. `admin` (listing and deleting) needs the key, or that cookie, whenever one is configured.
- * Every refusal is a 403. Reads of bins go through checkRead.
+ * own page. `admin` (listing and deleting) needs the key, or that cookie, whenever one is configured,
+ * and is refused naming the settings where none is. Every refusal is a 403. Reads of bins go through checkRead.
  */
 export function checkAccess(ctx: Context, config: BinConfig, access: Access): void {
   const key = requestKey(ctx);
@@ -83,7 +87,7 @@ export function checkAccess(ctx: Context, config: BinConfig, access: Access): vo
       : access === 'write'
         ? allowAnonymousReadWrite
         : allowAnonymousReadWrite && !config.ownership.api_key;
-  if (!allowed) throw new HttpError(403, KEY_NEEDED);
+  if (!allowed) throw new HttpError(403, access === 'admin' && !config.ownership.api_key ? READ_ONLY : KEY_NEEDED);
 }
 
 /**

@@ -4,6 +4,7 @@ import { readBinChange } from './changes.js';
 import type { BinEngine, Change, Head } from './engine.js';
 import { HEAD_COLUMNS as HEAD, REVISION_COLUMNS as REVISION, revisionsByBin, toBinRow, toHead, toPanels, toRevision } from './rows.js';
 import { BIN_TABLES } from './postgres-schema.js';
+import { DEFAULT_SORT, type Sort } from './listing.js';
 import type { Template } from './records.js';
 
 /** The channel every instance on a database notifies its bin writes on. */
@@ -39,14 +40,18 @@ export async function openPostgresBins(url: string, pool?: number): Promise<BinE
   });
   const rows = (name: string, text: string, ...values: unknown[]) => db.query({ name: `bins_${name}`, text, values });
 
-  const page = async (filter: string | undefined, limit: number, offset: number) => {
+  const page = async (filter: string | undefined, { by, order }: Sort, limit: number, offset: number) => {
     const matching = `FROM bin_heads h WHERE h.latest > 0${filter === undefined ? '' : ' AND (strpos(h.bin, $1) > 0 OR strpos(h.folded, $1) > 0)'}`;
     const params = filter === undefined ? [] : [filter];
     const kind = filter === undefined ? 'all' : 'filtered';
+    const dir = order === 'asc' ? 'ASC' : 'DESC';
+    // By time (the partial index, either way) or id (the primary key); by revisions, every matching
+    // head's revisions are counted (from the revisions' primary key) to sort them.
+    const sorted = by === 'updated' ? `h.updated ${dir}, h.bin ${dir}` : by === 'name' ? `h.bin ${dir}` : `revision_count ${dir}, h.bin ${dir}`;
     const [found, [count]] = await Promise.all([
-      rows(`page_${kind}`, `SELECT h.bin, h.updated, h.latest, h.summary,
+      rows(`page_${kind}_${by}_${order}`, `SELECT h.bin, h.updated, h.latest, h.summary,
           (SELECT count(*)::int FROM bin_revisions r WHERE r.bin = h.bin) AS revision_count
-        ${matching} ORDER BY h.updated DESC, h.bin DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+        ${matching} ORDER BY ${sorted} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
         ...params, limit, offset),
       rows(`count_${kind}`, `SELECT count(*)::int AS total ${matching}`, ...params),
     ]);
@@ -120,9 +125,9 @@ export async function openPostgresBins(url: string, pool?: number): Promise<BinE
       for (const row of headRows) heads.set(String(row.bin), toHead(row));
       return { heads, revisions: revisionsByBin(revisionRows) };
     },
-    async page({ q = '', offset, limit }) {
+    async page({ q = '', sort = DEFAULT_SORT, offset, limit }) {
       // strpos, not LIKE: no wildcards to escape, and both sides are folded already (ids are lowercase).
-      const { found, total } = await page(q ? q.toLowerCase() : undefined, limit, offset);
+      const { found, total } = await page(q ? q.toLowerCase() : undefined, sort, limit, offset);
       return {
         total,
         rows: found.map(toBinRow),

@@ -106,17 +106,52 @@ export const binScripts = {
     2,
   ),
 
-  /** KEYS list; ARGV offset, limit, head prefix, revs prefix. {total, rows}. */
+  /** KEYS list; ARGV offset, limit, head prefix, revs prefix, order ('asc' or 'desc'). {total, rows}. */
   binsPage: luaScript(
     `${ROW}
     local offset, limit = tonumber(ARGV[1]), tonumber(ARGV[2])
+    local range = ARGV[5] == 'asc' and 'ZRANGE' or 'ZREVRANGE'
     local rows = {}
     if limit > 0 then
-      for _, bin in ipairs(redis.call('ZREVRANGE', KEYS[1], offset, offset + limit - 1)) do
+      for _, bin in ipairs(redis.call(range, KEYS[1], offset, offset + limit - 1)) do
         rows[#rows + 1] = row(bin, ARGV[3], ARGV[4])
       end
     end
     return {redis.call('ZCARD', KEYS[1]), rows}`,
+    1,
+  ),
+
+  /**
+   * KEYS list; ARGV cursor, count, q ('' : every bin), head prefix, revs prefix. One ZSCAN step of the
+   * listed bins: {next cursor, {bin, score, revision count, ...}} of those whose id or `folded` holds q.
+   * A walk to cursor 0 sees every bin listed throughout it at least once (some twice).
+   */
+  binsScan: luaScript(
+    `local cursor, count, q, heads, revs = unpack(ARGV)
+    local reply = redis.call('ZSCAN', KEYS[1], cursor, 'COUNT', count)
+    local items, out = reply[2], {}
+    for i = 1, #items, 2 do
+      local bin = items[i]
+      local matches = q == '' or string.find(bin, q, 1, true)
+      if not matches then matches = string.find(redis.call('HGET', heads .. bin, 'folded') or '', q, 1, true) end
+      if matches then
+        out[#out + 1] = bin
+        out[#out + 1] = items[i + 1]
+        out[#out + 1] = redis.call('ZCARD', revs .. bin)
+      end
+    end
+    return {reply[1], out}`,
+    1,
+  ),
+
+  /** KEYS list; ARGV head prefix, revs prefix, bins... The rows of those bins still listed, in that order. */
+  binsRows: luaScript(
+    `${ROW}
+    local rows = {}
+    for i = 3, #ARGV do
+      if redis.call('ZSCORE', KEYS[1], ARGV[i]) then rows[#rows + 1] = row(ARGV[i], ARGV[1], ARGV[2]) end
+    end
+    return rows`,
     1,
   ),
 

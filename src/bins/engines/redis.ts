@@ -4,7 +4,7 @@ import { schemaScripts } from '../../store/redis/schema-part.js';
 import { withoutPassword } from '../../store/store-url.js';
 import { readBinChange } from './changes.js';
 import type { BinEngine, Change, Head } from './engine.js';
-import type { BinRow } from './listing.js';
+import { DEFAULT_SORT, type BinPage, type BinRow, type Sort } from './listing.js';
 import { toHead, toRevision } from './rows.js';
 import { binScripts } from './redis-scripts.js';
 import type { Revision } from './records.js';
@@ -50,6 +50,31 @@ export async function openRedisBins(url: string, options: { prefix?: string } = 
   });
 
   const guarded = unavailableOnFailure;
+
+  /**
+   * A page in any order but the list's own: every matching bin's id, save time and revision count, read
+   * by ZSCAN, FILTER_CHUNK bins a round trip (each a short script, so other clients are answered between
+   * them), sorted here, then the page's rows. O(bins) work and memory (tens of bytes a bin) per page.
+   */
+  async function sortedPage(q: string, { by, order }: Sort, offset: number, limit: number): Promise<BinPage> {
+    const found = new Map<string, { score: number; count: number }>();
+    let cursor = '0';
+    do {
+      const [next, flat] = (await client.binsScan([key.list], [cursor, String(FILTER_CHUNK), q, key.head(''), key.revs('')])) as [
+        string,
+        (string | number)[],
+      ];
+      for (let i = 0; i < flat.length; i += 3) found.set(String(flat[i]), { score: Number(flat[i + 1]), count: Number(flat[i + 2]) });
+      cursor = String(next);
+    } while (cursor !== '0');
+    const sign = order === 'asc' ? 1 : -1;
+    const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0); // ids are ASCII: code units are bytes
+    const value = (bin: string) => (by === 'revisions' ? found.get(bin)!.count : found.get(bin)!.score);
+    const sorted = [...found.keys()].sort((a, b) => sign * (by === 'name' ? 0 : value(a) - value(b) || 0) || sign * byId(a, b));
+    const wanted = sorted.slice(offset, offset + limit);
+    const rows = wanted.length === 0 ? [] : ((await client.binsRows([key.list], [key.head(''), key.revs(''), ...wanted])) as RowReply[]);
+    return { total: found.size, rows: rows.map(toRow) };
+  }
   return {
     where,
     head: (bin) =>
@@ -154,13 +179,17 @@ export async function openRedisBins(url: string, options: { prefix?: string } = 
         }
         return { heads, revisions };
       }),
-    page: ({ q = '', offset, limit }) =>
+    page: ({ q = '', sort = DEFAULT_SORT, offset, limit }) =>
       guarded(async () => {
         const prefixes = [key.head(''), key.revs('')];
-        if (!q) {
-          const [total, rows] = (await client.binsPage([key.list], [String(offset), String(limit), ...prefixes])) as [number, RowReply[]];
+        if (!q && sort.by === 'updated') {
+          const [total, rows] = (await client.binsPage([key.list], [String(offset), String(limit), ...prefixes, sort.order])) as [
+            number,
+            RowReply[],
+          ];
           return { total: Number(total), rows: rows.map(toRow) };
         }
+        if (sort.by !== 'updated' || sort.order !== 'desc') return sortedPage(q.toLowerCase(), sort, offset, limit);
         // A filter reads every listed bin's id and `folded`, on Redis, FILTER_CHUNK bins a round trip
         // (each a short script, so other clients are answered between them): O(bins) work per filtered
         // page, and O(FILTER_CHUNK + limit) memory here. The unfiltered list costs O(log n + limit).

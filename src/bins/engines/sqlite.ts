@@ -2,6 +2,7 @@ import { openSqliteDb, type SqliteDb } from '../../store/sqlite-db.js';
 import type { BinEngine, Head, TemplateRecord } from './engine.js';
 import { HEAD_COLUMNS as HEAD, REVISION_COLUMNS as REVISION, revisionsByBin, toBinRow, toHead, toRevision } from './rows.js';
 import { MOVED, prepareBinTables } from './sqlite-schema.js';
+import { DEFAULT_SORT, type Sort } from './listing.js';
 
 /**
  * The bins on SQLite (sqlite-schema.ts), through a connection of our own beside Keyv's (which
@@ -71,9 +72,9 @@ export async function openSqliteBins(file: string, template: TemplateRecord): Pr
       const rows = await db.query(`SELECT r.bin, r.rev, ${REVISION} FROM bin_revisions r ORDER BY r.bin, r.rev DESC`);
       return { heads, revisions: revisionsByBin(rows) };
     },
-    page: async ({ q = '', offset, limit }) => {
+    page: async ({ q = '', sort = DEFAULT_SORT, offset, limit }) => {
       const filter = q ? [q.toLowerCase()] : [];
-      const statement = q ? page.filtered : page.all;
+      const statement = page(sort, Boolean(q));
       const rows = await statement.rows.all(limit, offset, ...filter);
       const [count] = await statement.count.all(...filter);
       return {
@@ -98,20 +99,38 @@ async function held(write: Promise<unknown>): Promise<boolean> {
   }
 }
 
-/** The list's statements, unfiltered and filtered: a page's rows (limit ?1, offset ?2) and the total. */
+/**
+ * The list's statements, by order and with or without the filter, each prepared when first asked for:
+ * a page's rows (limit ?1, offset ?2, filter ?3) and the total (filter ?1).
+ */
 function pageStatements(prepare: SqliteDb['prepare']) {
   // instr, not LIKE: no wildcards to escape, and both sides are folded already (ids are lowercase).
   const matching = (param: string) =>
     `FROM bin_heads WHERE latest > 0${param ? ` AND (instr(bin, ${param}) > 0 OR instr(folded, ${param}) > 0)` : ''}`;
-  // The page's ids come from the covering index alone (the rows skipped to reach it are never read);
-  // CROSS JOIN keeps SQLite from scanning every head instead.
-  const rows = (param: string) => `SELECT l.bin, l.updated, l.latest, l.summary,
-      (SELECT count(*) FROM bin_revisions r WHERE r.bin = l.bin) AS revision_count
-    FROM (SELECT bin ${matching(param)} ORDER BY updated DESC, bin DESC LIMIT ?1 OFFSET ?2) page
-    CROSS JOIN bin_heads l ON l.bin = page.bin
-    ORDER BY l.updated DESC, l.bin DESC`;
-  return {
-    all: { rows: prepare(rows('')), count: prepare(`SELECT count(*) AS total ${matching('')}`) },
-    filtered: { rows: prepare(rows('?3')), count: prepare(`SELECT count(*) AS total ${matching('?1')}`) },
+  const count = (param: string) => `(SELECT count(*) FROM bin_revisions r WHERE r.bin = ${param}) `;
+  // The page's ids come first, from the covering index alone when the order is by time or id (the rows
+  // skipped to reach it are never read); CROSS JOIN keeps SQLite from scanning every head instead.
+  // By revisions, every matching head's revisions are counted (their primary key's index alone) to sort.
+  const rows = ({ by, order }: Sort, param: string) => {
+    const dir = order === 'asc' ? 'ASC' : 'DESC';
+    const key = by === 'updated' ? 'updated' : by === 'revisions' ? 'revisions' : undefined;
+    const inner = key ? `${key} ${dir}, bin ${dir}` : `bin ${dir}`;
+    const outer = key ? `page.${key} ${dir}, page.bin ${dir}` : `page.bin ${dir}`;
+    const revisions = by === 'revisions' ? `, ${count('bin_heads.bin')}AS revisions` : '';
+    return `SELECT l.bin, l.updated, l.latest, l.summary, ${count('l.bin')}AS revision_count
+      FROM (SELECT bin, updated${revisions} ${matching(param)} ORDER BY ${inner} LIMIT ?1 OFFSET ?2) page
+      CROSS JOIN bin_heads l ON l.bin = page.bin
+      ORDER BY ${outer}`;
+  };
+  const counts = { all: prepare(`SELECT count(*) AS total ${matching('')}`), filtered: prepare(`SELECT count(*) AS total ${matching('?1')}`) };
+  const prepared = new Map<string, { rows: ReturnType<SqliteDb['prepare']>; count: ReturnType<SqliteDb['prepare']> }>();
+  return (sort: Sort, filtered: boolean) => {
+    const name = `${sort.by} ${sort.order} ${filtered}`;
+    let statement = prepared.get(name);
+    if (!statement) {
+      statement = { rows: prepare(rows(sort, filtered ? '?3' : '')), count: filtered ? counts.filtered : counts.all };
+      prepared.set(name, statement);
+    }
+    return statement;
   };
 }

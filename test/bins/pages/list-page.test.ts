@@ -62,9 +62,10 @@ describe('GET /list (My bins)', () => {
     expect(text).not.to.include('<script>x');
   });
 
-  it('is a page that runs no script: a policy of its own', async () => {
-    const { headers } = await page(server, '/list');
-    expect(headers.get('content-security-policy')).to.match(/^default-src 'none'; style-src 'unsafe-inline';/);
+  it('runs our own script only, talking to our own API: a policy of its own', async () => {
+    const { headers, text } = await page(server, '/list');
+    expect(headers.get('content-security-policy')).to.match(/^default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline';/);
+    expect(text).to.match(/<script type="module" src="\.\/static\/list-page\.js(\?v=[\w-]+)?"><\/script>/);
     expect(headers.get('cache-control')).to.equal('no-cache');
   });
 
@@ -120,16 +121,16 @@ describe('GET /list, page by page', () => {
   it('shows the 50 last saved on page 1, with a link to page 2 and none back', async () => {
     const { text } = await page(server, '/list');
     expect(rowsOf(text)).to.deep.equal(newestFirst.slice(0, 50));
-    expect(text).to.include('<nav class="pages" aria-label="Pages"><span>Page 1 of 3 · 120 bins</span>');
-    expect(text).to.include('<a rel="next" href="list?page=2">Older →</a>');
+    expect(text).to.include('<nav class="pages" aria-label="Pages"><span>Page 1 of 3 · <span class="total">120 bins</span></span>');
+    expect(text).to.include('<a rel="next" href="list?page=2">Next →</a>');
     expect(text).not.to.include('rel="prev"');
   });
 
   it('shows the next 50 on page 2, with links both ways', async () => {
     const { text } = await page(server, '/list?page=2');
     expect(rowsOf(text)).to.deep.equal(newestFirst.slice(50, 100));
-    expect(text).to.include('<a rel="prev" href="list">← Newer</a><span>Page 2 of 3 · 120 bins</span>');
-    expect(text).to.include('<a rel="next" href="list?page=3">Older →</a>');
+    expect(text).to.include('<a rel="prev" href="list">← Previous</a><span>Page 2 of 3 · <span class="total">120 bins</span></span>');
+    expect(text).to.include('<a rel="next" href="list?page=3">Next →</a>');
   });
 
   it('shows the rest on the last page, with no link onwards', async () => {
@@ -145,10 +146,10 @@ describe('GET /list, page by page', () => {
   it('pages through a filter, keeping it in the links', async () => {
     const first = await page(server, '/list?q=b0');
     expect(rowsOf(first.text)).to.deep.equal(newestFirst.slice(20, 70));
-    expect(first.text).to.include('<a rel="next" href="list?q=b0&#38;page=2">Older →</a>');
+    expect(first.text).to.include('<a rel="next" href="list?q=b0&#38;page=2">Next →</a>');
     const second = await page(server, '/list?q=b0&page=2');
     expect(rowsOf(second.text)).to.deep.equal(newestFirst.slice(70));
-    expect(second.text).to.include('<a rel="prev" href="list?q=b0">← Newer</a>');
+    expect(second.text).to.include('<a rel="prev" href="list?q=b0">← Previous</a>');
   });
 });
 
