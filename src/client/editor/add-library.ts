@@ -1,5 +1,6 @@
 import type { CodePanes } from './code-panes.js';
 import { libraryInsertion, LIBRARIES } from '../../shared/libraries.js';
+import { placeMenu } from '../common/place-menu.js';
 import { say } from '../common/status.js';
 
 /**
@@ -28,9 +29,7 @@ export function wireAddLibrary(panes: CodePanes): void {
   // The popover opens in the top layer; it is placed under its button and takes the focus, as a menu does.
   menu.addEventListener('toggle', (event) => {
     if (event.newState !== 'open') return;
-    const box = button.getBoundingClientRect();
-    menu.style.left = `${Math.max(4, Math.min(box.left, innerWidth - menu.offsetWidth - 4))}px`;
-    menu.style.top = `${box.bottom + 2}px`;
+    placeMenu(menu, button);
     list.querySelector('button')!.focus();
   });
   // Up and Down walk the list, as in a menu; Tab still works.
