@@ -122,6 +122,9 @@ describe('the editor at 1400, 1200 and 900 pixels wide, in Chromium', () => {
     await toggle.click();
     await box.waitFor();
     expect(await toggle.getAttribute('aria-expanded')).to.equal('true');
+    // The next revision's links are new: the button says Share again until they are copied.
+    await t.page.keyboard.press('ControlOrMeta+S');
+    await t.page.locator('#share-toggle', { hasText: /^Share$/ }).waitFor();
   });
 
   it('offers no Share button on a new bin, and one after its first save', async () => {

@@ -42,6 +42,7 @@ export function showShare(outputUrl: string, editUrl: string): void {
   render();
   const toggle = document.getElementById('share-toggle')!;
   toggle.hidden = false;
+  toggle.textContent = 'Share'; // a new revision's links are not copied yet
   openShare(true);
 }
 
