@@ -1,38 +1,44 @@
 /**
- * The editor's "Add library" list: common libraries as tags with exact versions from jsDelivr, so a bin
- * keeps working as it was written (a range or "latest" would change under it).
+ * A library the editor's "Add library" inserts: its tags, with exact versions so a bin keeps working as it
+ * was written (a range or "latest" would change under it). `keywords` are what else a search finds it by.
+ * The list itself is data, in library-list.ts.
  */
-export type Library = { id: string; name: string; tags: string[] };
+export type Library = { id: string; name: string; keywords: string; tags: string[] };
 
-const CDN = 'https://cdn.jsdelivr.net/npm/';
-const script = (path: string) => `<script src="${CDN}${path}"></script>`;
-const stylesheet = (path: string) => `<link rel="stylesheet" href="${CDN}${path}">`;
+/** The libraries whose name, id or keywords hold every word of `query`, names that start with it first. */
+export function searchLibraries(libraries: Library[], query: string): Library[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const found = libraries.filter((library) => {
+    const text = `${library.name} ${library.id} ${library.keywords}`.toLowerCase();
+    return words.every((word) => text.includes(word));
+  });
+  const first = words[0];
+  if (!first) return found;
+  const leads = (library: Library) => (library.name.toLowerCase().startsWith(first) ? 0 : 1);
+  return found.sort((a, b) => leads(a) - leads(b)); // stable: the list's own order otherwise
+}
 
-export const LIBRARIES: Library[] = [
-  { id: 'jquery', name: 'jQuery 3.7.1', tags: [script('jquery@3.7.1/dist/jquery.min.js')] },
-  {
-    id: 'react',
-    name: 'React 18.3.1 + ReactDOM',
-    // 18 is the last React with UMD builds: the globals `React` and `ReactDOM` that a JSX bin uses.
-    tags: [
-      script('react@18.3.1/umd/react.production.min.js'),
-      script('react-dom@18.3.1/umd/react-dom.production.min.js'),
-    ],
-  },
-  { id: 'vue', name: 'Vue 3.5.45', tags: [script('vue@3.5.45/dist/vue.global.prod.js')] },
-  { id: 'lodash', name: 'Lodash 4.17.21', tags: [script('lodash@4.17.21/lodash.min.js')] },
-  {
-    id: 'bootstrap',
-    name: 'Bootstrap 5.3.9',
-    tags: [stylesheet('bootstrap@5.3.9/dist/css/bootstrap.min.css'), script('bootstrap@5.3.9/dist/js/bootstrap.bundle.min.js')],
-  },
-  { id: 'tailwind', name: 'Tailwind CSS 4.3.4 (browser build)', tags: [script('@tailwindcss/browser@4.3.4/dist/index.global.js')] },
-  { id: 'd3', name: 'D3 7.9.2', tags: [script('d3@7.9.2/dist/d3.min.js')] },
-  // r149 is the last three.js with a UMD build (`THREE`) that loads without a deprecation warning.
-  { id: 'three', name: 'three.js r149', tags: [script('three@0.149.0/build/three.min.js')] },
-  { id: 'dayjs', name: 'Day.js 1.11.23', tags: [script('dayjs@1.11.23/dayjs.min.js')] },
-  { id: 'moment', name: 'Moment 2.30.1', tags: [script('moment@2.30.1/min/moment.min.js')] },
-];
+/**
+ * Any address typed into the search, as a library of one tag: a stylesheet when its path ends in .css, a
+ * script otherwise. Only https: a page served over https cannot load http, and other schemes
+ * (javascript:, data:) are not libraries. `undefined` for text that is no address at all.
+ */
+export function urlLibrary(text: string): { library: Library } | { refused: string } | undefined {
+  const typed = text.trim();
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(typed) || /\s/.test(typed)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(typed);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'https:' || !url.hostname) return { refused: 'Only https:// addresses can be added.' };
+  // The parser has escaped what would end the attribute (quotes, angle brackets, spaces).
+  const href = url.href;
+  const css = /\.css$/i.test(url.pathname);
+  const tag = css ? `<link rel="stylesheet" href="${href}">` : `<script src="${href}"></script>`;
+  return { library: { id: 'url', name: href, keywords: '', tags: [tag] } };
+}
 
 /** Where a tag points: what "already there" is judged by, whatever its attributes' order or quotes. */
 function urlOf(tag: string): string {

@@ -64,6 +64,36 @@ describe('the editor with the keyboard and axe-core, in Chromium', () => {
     expect(await seriousViolations()).to.deep.equal([]);
   });
 
+  for (const width of [1400, 900]) {
+    it(`has no serious accessibility violations with the library list searched, an entry chosen, at ${width} px`, async () => {
+      await t.page.setViewportSize({ width, height: 900 });
+      await t.page.goto(server.url + '/');
+      await t.page.click('#add-library');
+      await t.page.waitForFunction(() => document.activeElement?.id === 'library-search');
+      await t.page.keyboard.type('d');
+      await t.page.keyboard.press('ArrowDown');
+      await t.page.locator('#library-list [aria-selected="true"]').waitFor();
+      expect(await seriousViolations()).to.deep.equal([]);
+    });
+  }
+
+  it('has no serious accessibility violations with a refused address in the library search', async () => {
+    await t.page.goto(server.url + '/');
+    await t.page.click('#add-library');
+    await t.page.locator('#library-search').fill('http://example.test/a.js');
+    await t.page.getByText('Only https:// addresses can be added.').waitFor();
+    expect(await seriousViolations()).to.deep.equal([]);
+  });
+
+  it('has no serious accessibility violations at 900 px with the More menu open', async () => {
+    await t.page.setViewportSize({ width: 900, height: 900 });
+    const bin = (await (await server.postForm('/api/save', { html: '<p>saved</p>' })).json()).url;
+    await t.page.goto(`${server.url}/${bin}/1/edit`);
+    await t.page.click('#more');
+    await t.page.locator('#more-menu').waitFor();
+    expect(await seriousViolations()).to.deep.equal([]);
+  });
+
   it('reaches the pane toggles, Run with JS and Save with Tab, in the order they are shown', async () => {
     await t.page.goto(server.url + '/');
     await t.page.locator('#code-html .cm-content').waitFor();

@@ -165,7 +165,7 @@ describe('editor habits in Chromium: resizing, shortcuts, Add library', () => {
     const starter = await readCode(t.page, 'html');
     for (let pick = 0; pick < 2; pick++) {
       await t.page.getByRole('button', { name: 'Add library' }).click();
-      await t.page.getByRole('button', { name: 'jQuery 3.7.1' }).click();
+      await t.page.getByRole('option', { name: 'jQuery 3.7.1' }).click();
     }
     await t.page.getByText('jQuery 3.7.1 is already in the HTML.').waitFor();
     const html = await readCode(t.page, 'html');
@@ -176,7 +176,7 @@ describe('editor habits in Chromium: resizing, shortcuts, Add library', () => {
     await t.page.goto(server.url + '/');
     const starter = await readCode(t.page, 'html');
     await t.page.getByRole('button', { name: 'Add library' }).click();
-    await t.page.getByRole('button', { name: 'React 18.3.1 + ReactDOM' }).click();
+    await t.page.getByRole('option', { name: 'React 18.3.1 + ReactDOM' }).click();
     expect((await readCode(t.page, 'html')).match(/<script /g)).to.have.length(2);
     await t.page.locator('#code-html .cm-content').click();
     await t.page.keyboard.press('ControlOrMeta+Z');
@@ -190,18 +190,22 @@ describe('editor habits in Chromium: resizing, shortcuts, Add library', () => {
     expect(await t.page.locator('#add-library').isHidden()).to.equal(true);
   });
 
-  it('opens the library list with the focus on its first entry, walked with the arrow keys', async () => {
+  it('opens the library list with the focus in its search and the first entry chosen, walked with the arrow keys', async () => {
     await t.page.goto(server.url + '/');
     await t.page.getByRole('button', { name: 'Add library' }).focus();
     await t.page.keyboard.press('Enter');
-    // The list takes the focus in its toggle event, which comes after the key press: waited for, not read at once.
-    const focusOn = (text: string) => t.page.waitForFunction((want) => document.activeElement?.textContent === want, text);
-    await focusOn('jQuery 3.7.1');
+    // The search takes the focus in the list's toggle event, which comes after the key press: waited for.
+    await t.page.waitForFunction(() => document.activeElement?.id === 'library-search');
+    const chosen = () => t.page.locator('#library-list [aria-selected="true"]').innerText();
+    expect(await chosen()).to.equal('jQuery 3.7.1');
     await t.page.keyboard.press('ArrowDown');
-    await focusOn('React 18.3.1 + ReactDOM');
+    expect(await chosen()).to.equal('React 18.3.1 + ReactDOM');
     await t.page.keyboard.press('ArrowUp');
     await t.page.keyboard.press('ArrowUp');
-    await focusOn('Moment 2.30.1');
+    expect(await chosen()).to.equal('Bootstrap Icons 1.11.3');
+    // The combobox names the chosen entry for a screen reader.
+    const id = await t.page.locator('#library-search').getAttribute('aria-activedescendant');
+    expect(await t.page.locator(`#${id}`).innerText()).to.equal('Bootstrap Icons 1.11.3');
     await t.page.keyboard.press('Escape');
     await t.page.locator('#library-menu').waitFor({ state: 'hidden' });
   });

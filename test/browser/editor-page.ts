@@ -16,6 +16,15 @@ export function readCode(page: Page, pane: Pane): Promise<string> {
   return page.locator(`#code-${pane} .cm-content`).innerText();
 }
 
+/**
+ * Clicks a toolbar control (`#save-template`, `#new`, ...), through the More menu when the toolbar is too
+ * short to show it (toolbar.ts folds the least-used controls there first).
+ */
+export async function clickToolbar(page: Page, selector: string): Promise<void> {
+  if ((await page.locator(`#more-menu ${selector}`).count()) > 0) await page.click('#more');
+  await page.click(selector);
+}
+
 /** The preview's document, to find things in. */
 export function preview(page: Page) {
   return page.frameLocator('#preview');

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { KEY_NEEDED } from '../../src/bins/auth/auth.js';
 import { KEYED, OPEN, startBinServer, type TestBinServer } from '../helpers/bin-server.js';
 import { usePage } from './browser.js';
-import { pathOf, preview, readCode, replaceCode } from './editor-page.js';
+import { clickToolbar, pathOf, preview, readCode, replaceCode } from './editor-page.js';
 
 const SAVED_AS_TEMPLATE = 'Saved as the template: New starts from it.';
 
@@ -21,10 +21,11 @@ describe('Save as template and New in the editor, in Chromium', () => {
     await t.page.selectOption('#processor-css', 'less');
     await replaceCode(t.page, 'css', '@c: rgb(0, 128, 0);\nh1 { color: @c; }');
     await replaceCode(t.page, 'javascript', "document.getElementById('t').dataset.ran = 'yes';");
-    await t.page.click('#save-template');
+    // A saved bin's toolbar at 1280 px holds its revisions and Share: these two are in More.
+    await clickToolbar(t.page, '#save-template');
     await t.page.locator('#status', { hasText: SAVED_AS_TEMPLATE }).waitFor();
 
-    await t.page.click('#new');
+    await clickToolbar(t.page, '#new');
     await t.page.waitForURL((url) => url.pathname === '/');
     expect(await readCode(t.page, 'html')).to.equal('<h1 id="t">From the template</h1>');
     expect(await readCode(t.page, 'css')).to.equal('@c: rgb(0, 128, 0);\nh1 { color: @c; }');

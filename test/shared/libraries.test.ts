@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { libraryInsertion, LIBRARIES, type Library } from '../../src/shared/libraries.js';
+import { LIBRARIES } from '../../src/shared/library-list.js';
+import { libraryInsertion, searchLibraries, urlLibrary, type Library } from '../../src/shared/libraries.js';
 
 // The editor's "Add library" list (src/shared/libraries.ts) and where its tags go in the HTML pane.
 describe('the Add library list', () => {
@@ -12,11 +13,45 @@ describe('the Add library list', () => {
   it('names every library with its exact version on jsDelivr', () => {
     for (const library of LIBRARIES) {
       for (const tag of library.tags) {
-        expect(tag).to.match(/^<(script src|link rel="stylesheet" href)="https:\/\/cdn\.jsdelivr\.net\/npm\/(@[a-z]+\/)?[a-z0-9.-]+@\d+\.\d+\.\d+\/[^"]+"/);
+        expect(tag).to.match(/^<(script (defer )?src|link rel="stylesheet" href)="https:\/\/cdn\.jsdelivr\.net\/npm\/(@[a-z]+\/)?[a-z0-9.-]+@\d+\.\d+\.\d+\/[^"]+"/);
       }
+      // The version a name shows is the one its tags load (three.js names its release r149).
+      const version = /\d+\.\d+\.\d+/.exec(library.name)?.[0];
+      if (version) expect(library.tags[library.tags.length - 1]).to.include(`@${version}/`);
     }
     expect(new Set(LIBRARIES.map((library) => library.id)).size).to.equal(LIBRARIES.length);
+    expect(LIBRARIES.length).to.be.at.least(50);
   });
+
+  it('finds libraries by name, id or keyword, every word, names starting with the first word first', () => {
+    const names = (query: string) => searchLibraries(LIBRARIES, query).map((library) => library.id);
+    expect(names('chart')[0]).to.equal('chartjs');
+    expect(names('chart')).to.include('echarts');
+    expect(names('CSS reset')).to.deep.equal(['normalize']);
+    expect(names('')).to.have.length(LIBRARIES.length);
+    expect(names('no such thing')).to.deep.equal([]);
+  });
+
+  const urls: { typed: string; expected: string | ReturnType<typeof urlLibrary> }[] = [
+    { typed: 'https://x.test/a.css', expected: '<link rel="stylesheet" href="https://x.test/a.css">' },
+    { typed: 'https://x.test/A.CSS?v=1', expected: '<link rel="stylesheet" href="https://x.test/A.CSS?v=1">' },
+    { typed: 'https://x.test/a.css.js', expected: '<script src="https://x.test/a.css.js"></script>' },
+    { typed: '  https://x.test/lib  ', expected: '<script src="https://x.test/lib"></script>' },
+    { typed: 'https://x.test/"><script>.js', expected: '<script src="https://x.test/%22%3E%3Cscript%3E.js"></script>' },
+    { typed: 'http://x.test/a.js', expected: { refused: 'Only https:// addresses can be added.' } },
+    { typed: 'javascript:alert(1)', expected: { refused: 'Only https:// addresses can be added.' } },
+    { typed: 'JavaScript:alert(1)', expected: { refused: 'Only https:// addresses can be added.' } },
+    { typed: 'data:text/css,a', expected: { refused: 'Only https:// addresses can be added.' } },
+    { typed: 'jquery', expected: undefined },
+    { typed: 'react dom', expected: undefined },
+  ];
+  for (const { typed, expected } of urls) {
+    it(`reads the typed ${JSON.stringify(typed)} as ${typeof expected === 'string' ? expected : JSON.stringify(expected)}`, () => {
+      const result = urlLibrary(typed);
+      if (typeof expected === 'string') expect(result && 'library' in result ? result.library.tags : result).to.deep.equal([expected]);
+      else expect(result).to.deep.equal(expected);
+    });
+  }
 
   const cases: { name: string; html: string; library: Library; expected: string }[] = [
     {

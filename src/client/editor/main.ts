@@ -15,8 +15,9 @@ import { createRevisionMenu } from '../saving/revisions.js';
 import { wirePaneResizing } from './resize.js';
 import { wireRunControls } from './run-controls.js';
 import { postSave } from '../saving/save.js';
-import { followPanes, showShare, wireCopyButtons } from '../saving/share.js';
+import { followPanes, showShare, wireCopyButtons, wireShareToggle } from '../saving/share.js';
 import { wireShortcuts } from './shortcuts.js';
+import { wireToolbar } from './toolbar.js';
 import { say } from '../common/status.js';
 import { wireTemplateButton } from '../saving/template.js';
 import { apiKey, draftKey, dropDraft, keepDraft, loadDraft, samePanels, sameProcessors } from '../common/storage.js';
@@ -111,6 +112,7 @@ wirePaneToggles(wirePaneResizing().refresh);
 wireShortcuts();
 wireAddLibrary(panes);
 wireCopyButtons();
+wireShareToggle();
 wireTemplateButton({ root, read: () => ({ panels: panes.read(), processors: selectors.read() }) });
 followPanes();
 const menu = createRevisionMenu(root, bin, data.revisions, rev);
@@ -128,6 +130,8 @@ if (readOnly !== undefined) {
   }
   say(readOnly); // a restored draft's notice, below, takes its place: it has an action
 }
+// Once the toolbar holds what it will (share button, revisions, watch page's hidden buttons): it fits itself.
+wireToolbar();
 
 if (restored && !(samePanels(restored, saved) && sameProcessors(selectors.read(), savedProcessors))) {
   say(`Restored your unsaved changes from ${new Date(restored.kept).toLocaleString()}.`, 'info', {

@@ -5,6 +5,9 @@ export type RevisionMenu = {
   update(bin: string, current: number, added?: RevisionEntry): void;
 };
 
+// Short date and time, so the menu leaves the toolbar room for its buttons.
+const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
+
 /** The `#revisions` menu; choosing a revision opens it in the editor. */
 export function createRevisionMenu(root: URL, bin: string | null, entries: RevisionEntry[], current: number | null): RevisionMenu {
   const select = document.getElementById('revisions') as HTMLSelectElement;
@@ -19,7 +22,7 @@ export function createRevisionMenu(root: URL, bin: string | null, entries: Revis
   function render(selected: number | null): void {
     select.replaceChildren(
       ...list.map(({ rev, created }) => {
-        const option = new Option(`${rev} · ${new Date(created).toLocaleString()}`, String(rev));
+        const option = new Option(`${rev} · ${when.format(new Date(created))}`, String(rev));
         option.selected = rev === selected;
         return option;
       }),

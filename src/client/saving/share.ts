@@ -40,7 +40,22 @@ function render(): void {
 export function showShare(outputUrl: string, editUrl: string): void {
   shared = { outputUrl, editUrl };
   render();
-  document.getElementById('share')!.hidden = false;
+  const toggle = document.getElementById('share-toggle')!;
+  toggle.hidden = false;
+  toggle.textContent = 'Share'; // a new revision's links are not copied yet
+  openShare(true);
+}
+
+/** Opens or folds the share box; the toolbar's Share button says which and brings it back. */
+function openShare(open: boolean): void {
+  document.getElementById('share')!.hidden = !open;
+  document.getElementById('share-toggle')!.setAttribute('aria-expanded', String(open));
+}
+
+/** The toolbar's Share button folds the box away and opens it again. */
+export function wireShareToggle(): void {
+  const toggle = document.getElementById('share-toggle')!;
+  toggle.addEventListener('click', () => openShare(toggle.getAttribute('aria-expanded') !== 'true'));
 }
 
 /** The links follow the panes: whatever opens or closes one (a button, a shortcut) sets its `hidden`. */
@@ -49,12 +64,23 @@ export function followPanes(): void {
   for (const pane of document.querySelectorAll('.pane[data-pane]')) observer.observe(pane, { attributeFilter: ['hidden'] });
 }
 
-/** Buttons with `data-copy="<input id>"` copy that input's value. */
+/**
+ * Buttons with `data-copy="<input id>"` copy that input's value. A copy inside the share box is what the
+ * box was for: it folds away, and its toolbar button says "Shared ✓" and holds the focus, to open it again.
+ * When the clipboard refuses, the box stays, with the text selected for the keyboard's copy.
+ */
 export function wireCopyButtons(): void {
   for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-copy]')) {
     button.addEventListener('click', async () => {
       const input = document.getElementById(button.dataset.copy!) as HTMLInputElement;
       const copied = await copy(input);
+      if (copied && button.closest('#share')) {
+        const toggle = document.getElementById('share-toggle')!;
+        toggle.textContent = 'Shared ✓';
+        openShare(false);
+        toggle.focus();
+        return;
+      }
       button.textContent = copied ? 'Copied' : 'Select and copy';
       setTimeout(() => (button.textContent = 'Copy'), 1500);
     });
