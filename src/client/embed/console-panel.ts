@@ -32,7 +32,10 @@ function show(message: Message): void {
   list.scrollTop = list.scrollHeight;
 }
 
-const early = window.snippetkitEarly ?? [];
-window.snippetkitEarly = undefined;
-early.forEach(show);
-addEventListener('message', show);
+/** Lists what the output reported before this bundle ran, then listens for the rest. */
+export function startConsole(): void {
+  const early = window.snippetkitEarly ?? [];
+  window.snippetkitEarly = undefined;
+  early.forEach(show);
+  addEventListener('message', show);
+}
