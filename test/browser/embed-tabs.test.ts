@@ -47,7 +47,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
-describe('the embed page\'s tabs, in Chromium', () => {
+describe('the embed page\'s tabs and highlighted code, in Chromium', () => {
   let server: TestBinServer;
   let bin: string;
   const t = usePage();
@@ -116,6 +116,47 @@ describe('the embed page\'s tabs, in Chromium', () => {
     }
     expect(reached).to.deep.equal(['Open output', 'Edit in snippetkit', 'javascript']);
   });
+
+  it('highlights HTML (with its script), CSS and JavaScript, leaving the text as it was', async () => {
+    await open('?html,css,js');
+    await t.page.locator('code[data-highlighted]').nth(2).waitFor({ state: 'attached' });
+    const classes = async (pane: string) =>
+      t.page.$$eval(`#panel-${pane} code span`, (spans) => [...new Set(spans.map((span) => span.className))]);
+    expect(await classes('html')).to.include.members(['tok-typeName', 'tok-propertyName', 'tok-string', 'tok-variableName']);
+    expect(await classes('css')).to.include.members(['tok-typeName', 'tok-propertyName', 'tok-number']);
+    expect(await classes('javascript')).to.include.members(['tok-keyword', 'tok-string', 'tok-variableName tok-definition']);
+    const texts = await t.page.$$eval('code', (codes) => codes.map((code) => code.textContent));
+    expect(texts).to.deep.equal([HTML, CSS, JAVASCRIPT]);
+    // The keyword colour, not the text colour: the stylesheet styles the classes.
+    expect(await t.page.locator('#panel-javascript .tok-keyword').first().evaluate((span) => getComputedStyle(span).color)).to.equal(
+      'rgb(119, 0, 136)',
+    );
+  });
+
+  it('highlights preprocessor sources in their own language where there is a grammar, and leaves the others plain', async () => {
+    const settings = JSON.stringify({ processors: { html: 'markdown', css: 'stylus', javascript: 'typescript' } });
+    const fields = { html: '# A heading\n\nSome *emphasis*.', css: 'body\n  color red', javascript: 'const n: number = 1;', settings };
+    const other = (await (await server.postForm('/api/save', fields)).json()).url;
+    await t.page.goto(`${server.url}/${other}/1/embed?html,css,js`);
+    expect(await tabsOf(t.page)).to.deep.equal(['Markdown*', 'Stylus', 'TypeScript']);
+    await t.page.locator('#panel-javascript code[data-highlighted]').waitFor({ state: 'attached' });
+    await t.page.locator('#panel-html code[data-highlighted]').waitFor();
+    expect((await t.page.locator('#panel-html .tok-heading').allTextContents()).map((text) => text.trim())).to.include('A heading');
+    expect(await t.page.locator('#panel-javascript .tok-typeName').textContent()).to.equal('number');
+    expect(await t.page.locator('#panel-css code').evaluate((code) => ({ spans: code.children.length, text: code.textContent }))).to.deep.equal({
+      spans: 0,
+      text: 'body\n  color red',
+    });
+  });
+
+  it('loads no highlighter when it shows no code', async () => {
+    const scripts: string[] = [];
+    t.page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    await open('?console,output');
+    expect(scripts).to.deep.equal(['/static/embed-page.js']);
+  });
 });
 
 /**
@@ -155,6 +196,7 @@ describe('the embed page at the sizes it is framed at, in Chromium', () => {
     const src = `${server.url}/${bin}/1/embed${query}`;
     await t.page.goto(`${blog.url}?${new URLSearchParams({ src, width: String(width), height: String(height) })}`);
     const frame = (await (await t.page.$('iframe'))!.contentFrame())!;
+    await frame.locator('code[data-highlighted]').first().waitFor({ state: 'attached' });
     await frame.frameLocator('section[data-pane="output"] iframe').locator('h1[data-ran="yes"]').waitFor({ state: 'attached' });
     return frame;
   }
@@ -224,8 +266,10 @@ describe('the embed page at the sizes it is framed at, in Chromium', () => {
     it(`has no serious accessibility violations at ${width}×${height}, on the output and on code`, async () => {
       await t.page.setViewportSize({ width, height });
       await t.page.goto(`${server.url}/${bin}/1/embed?html,js,console,output`);
+      await t.page.locator('code[data-highlighted]').first().waitFor({ state: 'attached' });
       expect(await seriousViolations(t.page)).to.deep.equal([]);
       await t.page.getByRole('tab', { name: 'HTML' }).click();
+      await t.page.locator('#panel-html code[data-highlighted]').waitFor();
       expect(await seriousViolations(t.page)).to.deep.equal([]);
       await t.page.getByRole('tab', { name: 'Console' }).click();
       expect(await seriousViolations(t.page)).to.deep.equal([]);
