@@ -231,6 +231,10 @@ describe('the embed page at the sizes it is framed at, in Chromium', () => {
     expect(code).to.include({ tabRows: 1, pageOverflows: false, codeScrollsSideways: true });
     expect(code.codeFontPx).to.be.at.least(12);
     await screenshot(t.page, 'embed-700x300-js');
+    await frame.getByRole('tab', { name: 'Console' }).click();
+    await frame.locator('#console-log li').getByText('HELLO FROM THE BIN').waitFor();
+    expect(await layoutOf(frame)).to.include({ tabRows: 1, pageOverflows: false });
+    await screenshot(t.page, 'embed-700x300-console');
   });
 
   it('keeps one row of tabs and no sideways page scroll at 360 pixels wide', async () => {
