@@ -22,21 +22,26 @@ const FROM_LINK: Record<string, Pane> = {
   live: 'output',
 };
 
+/** Whose order `panesFromQuery` answers in: the editor's (the default), or the query's own. */
+export type PaneOrder = 'panes' | 'query';
+
 /**
- * The panes a query string names (`?html,js,output`, `html&js`), in pane order; undefined when it names
- * none, so the caller keeps its own default. Parameters with a value (`?api_key=…`) are not panel names.
+ * The panes a query string names (`?html,js,output`, `html&js`), in pane order or, with `order: 'query'`, in
+ * the order first named (the embed page's tabs); undefined when it names none, so the caller keeps its own
+ * default. Parameters with a value (`?api_key=…`) are not panel names.
  */
-export function panesFromQuery(search: string): Pane[] | undefined {
-  const named = new Set<Pane>();
+export function panesFromQuery(search: string, { order = 'panes' }: { order?: PaneOrder } = {}): Pane[] | undefined {
+  const named: Pane[] = [];
   for (const part of search.replace(/^\?/, '').split('&')) {
     const [name, value = ''] = part.split('=');
     if (value !== '') continue;
     for (const word of name!.split(',')) {
       const pane = Object.hasOwn(FROM_LINK, word.toLowerCase()) ? FROM_LINK[word.toLowerCase()] : undefined;
-      if (pane) named.add(pane);
+      if (pane && !named.includes(pane)) named.push(pane);
     }
   }
-  return named.size === 0 ? undefined : PANES.filter((pane) => named.has(pane));
+  if (named.length === 0) return undefined;
+  return order === 'query' ? named : PANES.filter((pane) => named.includes(pane));
 }
 
 /** The query string that names `panes`, as JS Bin wrote it: `html,js,output` (no leading `?`). */

@@ -35,8 +35,9 @@ describe('embed pages framed by another site, in Chromium', () => {
       await t.page.goto(site.url);
       const embed = t.page.frameLocator('#framed');
       await embed.frameLocator('section[data-pane="output"] iframe').locator('body').getByText('ran:42').waitFor();
+      await embed.getByRole('tab', { name: 'Console' }).click();
       await embed.locator('#console-log li').getByText('hello from the bin').waitFor();
-      expect(await embed.locator('section[data-pane="javascript"] code').innerText()).to.include("console.log('hello");
+      expect(await embed.locator('section[data-pane="javascript"] code').textContent()).to.include("console.log('hello");
     } finally {
       site.server.close();
     }
@@ -56,7 +57,8 @@ describe('embed pages framed by another site, in Chromium', () => {
       const embed = t.page.frameLocator('#framed');
       await embed.frameLocator('section[data-pane="output"] iframe').locator('body').getByText('ran:42').waitFor();
       release();
-      await embed.locator('#console-log li').getByText('hello from the bin').waitFor();
+      // In the console's panel, which is not the tab shown: attached to the page is what counts here.
+      await embed.locator('#console-log li').getByText('hello from the bin').waitFor({ state: 'attached' });
     } finally {
       release();
       site.server.close();

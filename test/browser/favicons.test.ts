@@ -41,7 +41,7 @@ describe('page icons and titles in Chromium', function () {
     ['the editor', '/', 'snippetkit'],
     ["a bin's editor", '/iconic/1/edit', 'iconic/1 · snippetkit'],
     ['the list', '/list', 'My bins · snippetkit'],
-    ['an embed', '/iconic/1/embed', ''],
+    ['an embed', '/iconic/1/embed', 'iconic/1 · snippetkit'],
     ['an error page', '/no-such-bin/edit', '404 Not found · snippetkit'],
   ]) {
     it(`gives ${page} an icon that loads under its policy, and a title`, async () => {

@@ -22,6 +22,12 @@ describe('panel lists in a query string', () => {
     });
   }
 
+  it('keeps the order the query names them in when asked, each pane once', () => {
+    expect(panesFromQuery('?output,js,HTML,javascript', { order: 'query' })).to.deep.equal(['output', 'javascript', 'html']);
+    expect(panesFromQuery('?css&live,js', { order: 'query' })).to.deep.equal(['css', 'output', 'javascript']);
+    expect(panesFromQuery('?api_key=js', { order: 'query' })).to.equal(undefined);
+  });
+
   it('writes panes in pane order under the names JS Bin used', () => {
     expect(panesQuery(['output', 'javascript', 'html'])).to.equal('html,js,output');
     expect(panesQuery(['console', 'css'])).to.equal('css,console');

@@ -45,9 +45,9 @@ export function editorPage(data: EditorData, title: string): string {
   return fill(page, { root: data.root, title, data: json, ...assets }, ['data']);
 }
 
-/** The embed page; `panels` is markup made by embed-page.ts, everything else is escaped. */
-export function embedTemplate(values: Record<'root' | 'title' | 'name' | 'editUrl' | 'outputUrl' | 'panels', string>): string {
-  return fill(template('embed.html'), { ...values, embedPageJs: bundles.path('embed-page.js') }, ['panels']);
+/** The embed page; `tabs` and `panels` are markup made by embed-page.ts, everything else is escaped. */
+export function embedTemplate(values: Record<'root' | 'title' | 'name' | 'editUrl' | 'outputUrl' | 'tabs' | 'panels', string>): string {
+  return fill(template('embed.html'), { ...values, embedPageJs: bundles.path('embed-page.js') }, ['tabs', 'panels']);
 }
 
 const TITLES: Record<number, string> = { 400: 'Bad request', 403: 'Forbidden', 404: 'Not found', 413: 'Too large' };
