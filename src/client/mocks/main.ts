@@ -55,6 +55,8 @@ function route(): void {
     endpoint.close();
     requestLog.hidden = true;
     list.select(undefined);
+    // Back from a delete or a save, the overview is drawn fresh rather than when the stream says so.
+    void list.load();
   }
   showTraffic();
   byId('center').scrollTo(0, 0);
@@ -62,7 +64,7 @@ function route(): void {
 
 window.addEventListener('hashchange', route);
 route();
-void list.load();
+if (location.hash.length > 1) void list.load();
 void unmatched.load();
 followServer({
   revised: () => void list.load(),
