@@ -11,6 +11,8 @@ export type UnmatchedLog = {
   changed(): void;
 };
 
+const MIN_INTERVAL_MS = 1000;
+
 // A segment that names one item (`7`, a UUID) becomes a parameter in a draft's path.
 const ITEM = /^(\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
@@ -31,6 +33,12 @@ export function draftFrom(request: UnmatchedRequest): Draft {
   return { name, path: pattern.join('/'), method: request.method, data };
 }
 
+function nearText(request: UnmatchedRequest, near: number): string {
+  // null: the server had no time left for it in this answer; the next has.
+  if (request.nearMisses === null) return 'Closest endpoints: not worked out yet.';
+  return near > 0 ? 'Closest endpoints:' : 'No endpoint is close.';
+}
+
 /**
  * The server's unmatched log in #unmatched: each request with the endpoints closest to it (links),
  * what differed, and a button that makes an endpoint from it.
@@ -43,7 +51,7 @@ export function createUnmatchedLog(make: (draft: Draft) => void): UnmatchedLog {
   let shown = 0;
 
   const entry = (request: UnmatchedRequest) => {
-    const near = request.nearMisses.map((miss) =>
+    const near = (request.nearMisses ?? []).map((miss) =>
       el(
         'li',
         {},
@@ -77,7 +85,7 @@ export function createUnmatchedLog(make: (draft: Draft) => void): UnmatchedLog {
       'li',
       { class: 'request unmatched-entry' },
       details,
-      near.length > 0 ? el('p', { class: 'hint' }, 'Closest endpoints:') : el('p', { class: 'hint' }, 'No endpoint is close.'),
+      el('p', { class: 'hint' }, nearText(request, near.length)),
       ...(near.length > 0 ? [el('ul', { class: 'near' }, ...near)] : []),
       makeButton,
     );
@@ -102,17 +110,21 @@ export function createUnmatchedLog(make: (draft: Draft) => void): UnmatchedLog {
       state.textContent = `could not load: ${(err as Error).message}`;
     }
   };
+  // One load at a time, and during a flood one a second: each brings up to --log-size bodies of 64 KiB.
   const load = (): Promise<void> => {
     if (loading) {
       again = true;
       return loading;
     }
+    const started = Date.now();
     loading = fetchAll().finally(() => {
-      loading = undefined;
-      if (again) {
-        again = false;
-        void load();
-      }
+      setTimeout(() => {
+        loading = undefined;
+        if (again) {
+          again = false;
+          void load();
+        }
+      }, Math.max(0, MIN_INTERVAL_MS - (Date.now() - started)));
     });
     return loading;
   };
@@ -123,7 +135,7 @@ export function createUnmatchedLog(make: (draft: Draft) => void): UnmatchedLog {
     } catch (err) {
       state.textContent = `could not clear: ${(err as Error).message}`;
     }
-    await load();
+    await fetchAll();
   });
 
   return { load, changed: () => void load() };

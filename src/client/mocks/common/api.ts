@@ -155,7 +155,8 @@ export const deleteEndpoint = (name: string): Promise<unknown> => call('DELETE',
 /** The endpoints closest to a request none answered, and how it differed from each. */
 export type NearMiss = { name: string; path: string; methods: string[] | null; differences: string[] };
 
-export type UnmatchedRequest = LoggedRequest & { nearMisses: NearMiss[] };
+/** `nearMisses` null: the server ran out of time for it in this answer (the next one has it). */
+export type UnmatchedRequest = LoggedRequest & { nearMisses: NearMiss[] | null };
 
 /** Requests no endpoint answered, newest first; `count` numbers them since the server started. */
 export const listUnmatched = (): Promise<{ count: number; requests: UnmatchedRequest[] }> => call('GET', 'unmatched');
