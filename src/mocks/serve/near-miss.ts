@@ -122,20 +122,27 @@ function compare(method: string, segments: string[], candidate: Prepared, explai
   return { name: candidate.name, path: candidate.pattern, methods: methods ? [...methods] : null, differences, misses };
 }
 
-/** One letter added, dropped, changed or swapped with its neighbour, case aside; no allocation but the lower-casing. */
+/** One letter added, dropped, changed or swapped with its neighbour, case aside; compared in place, nothing allocated. */
 function nearlyEqual(a: string, b: string): boolean {
   if (Math.abs(a.length - b.length) > 1) return false;
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  if (x === y) return true;
+  const same = (x: number, y: number) => x === y || ((x | 32) === (y | 32) && (x | 32) >= 97 && (x | 32) <= 122);
+  const at = (text: string, index: number) => text.charCodeAt(index);
   let start = 0;
-  while (start < x.length && start < y.length && x[start] === y[start]) start++;
-  if (x.length !== y.length) {
-    // one added or dropped: the rest after it is the same
-    const [long, short] = x.length > y.length ? [x, y] : [y, x];
-    return long.slice(start + 1) === short.slice(start);
-  }
-  // one changed, or two neighbours swapped
-  if (x.slice(start + 1) === y.slice(start + 1)) return true;
-  return x[start] === y[start + 1] && x[start + 1] === y[start] && x.slice(start + 2) === y.slice(start + 2);
+  while (start < a.length && start < b.length && same(at(a, start), at(b, start))) start++;
+  if (start === a.length && start === b.length) return true;
+  // The rest of `a` from `i` equals the rest of `b` from `j`.
+  const restSame = (i: number, j: number) => {
+    if (a.length - i !== b.length - j) return false;
+    for (; i < a.length; i++, j++) if (!same(at(a, i), at(b, j))) return false;
+    return true;
+  };
+  if (a.length > b.length) return restSame(start + 1, start);
+  if (b.length > a.length) return restSame(start, start + 1);
+  if (restSame(start + 1, start + 1)) return true;
+  return (
+    start + 1 < a.length &&
+    same(at(a, start), at(b, start + 1)) &&
+    same(at(a, start + 1), at(b, start)) &&
+    restSame(start + 2, start + 2)
+  );
 }
