@@ -3,8 +3,12 @@ import { randomInt } from 'node:crypto';
 const CONSONANTS = 'bcdfghjklmnpqrstvwxyz';
 const VOWELS = 'aeiou';
 
-/** Words that are routes or files, never bins. */
+/**
+ * Words that are routes or files, never bins. `mocks`, `endpoint` and `whoami` are the joint server's
+ * (`snippetkit serve`, docs/serve.md): reserved on every bin server, so a data file moves between them.
+ */
 const RESERVED = new Set([
+  'mocks', 'endpoint', 'whoami',
   'api', 'save', 'edit', 'static', 'status', 'latest', 'quiet', 'watch', 'source', 'download', 'new', 'clone',
   'help', 'login', 'logout', 'register', 'list', 'embed', 'settings', 'admin', 'account', 'auth', 'user', 'users',
   'runner', 'dist', 'assets', 'js', 'css', 'html', 'images', 'fonts', 'public', 'templates', 'index', 'null',
@@ -24,6 +28,12 @@ export function normalizeId(raw: string): string | undefined {
   const id = raw.toLowerCase();
   if (id.length === 0 || id.length > MAX_ID_LENGTH || !VALID.test(id) || RESERVED.has(id)) return undefined;
   return id;
+}
+
+/** The reserved word `raw` spells (any case), or undefined: a save that names one is refused by name. */
+export function reservedWord(raw: string): string | undefined {
+  const id = raw.toLowerCase();
+  return RESERVED.has(id) ? id : undefined;
 }
 
 /**

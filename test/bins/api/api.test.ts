@@ -136,11 +136,20 @@ describe('bin REST API', () => {
       expect(first.settings).to.deep.equal({ processors: { html: 'markdown' }, title: 'T' });
     });
 
-    it('refuses reserved names and bad ids with 404 and stores nothing', async () => {
-      for (const bin of ['api', 'edit', 'a.b', 'x'.repeat(100)]) {
+    it('refuses bad ids with 404 and stores nothing', async () => {
+      for (const bin of ['a.b', 'x'.repeat(100)]) {
         const res = await server.postForm(`/api/${bin}/save`, { html: 'x' });
         expect(res.status, bin).to.equal(404);
         expect(await res.json()).to.deep.equal({ error: 'not found' });
+      }
+      expect(await server.store.list()).to.deep.equal([]);
+    });
+
+    it('refuses a save that names a reserved word with a 400 naming it, and stores nothing', async () => {
+      for (const [bin, word] of [['api', 'api'], ['edit', 'edit'], ['mocks', 'mocks'], ['Endpoint', 'endpoint'], ['whoami', 'whoami']]) {
+        const res = await server.postForm(`/api/${bin}/save`, { html: 'x' });
+        expect(res.status, bin).to.equal(400);
+        expect(await res.json()).to.deep.equal({ error: `${word} is a reserved word, not a bin id: choose another name`, field: 'bin' });
       }
       expect(await server.store.list()).to.deep.equal([]);
     });
