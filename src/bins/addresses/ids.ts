@@ -4,11 +4,15 @@ const CONSONANTS = 'bcdfghjklmnpqrstvwxyz';
 const VOWELS = 'aeiou';
 
 /**
- * Words that are routes or files, never bins. `mocks`, `endpoint` and `whoami` are the joint server's
- * (`snippetkit serve`, docs/serve.md): reserved on every bin server, so a data file moves between them.
+ * The joint server's words (`snippetkit serve`, docs/serve.md): its mock page and API, its endpoints and
+ * its whoami. Reserved on every bin server, so a data file moves between serve-bins and serve; a save
+ * that names one is a 400 naming it.
  */
+const JOINT_WORDS = new Set(['mocks', 'endpoint', 'whoami']);
+
+/** Words that are routes or files, never bins. */
 const RESERVED = new Set([
-  'mocks', 'endpoint', 'whoami',
+  ...JOINT_WORDS,
   'api', 'save', 'edit', 'static', 'status', 'latest', 'quiet', 'watch', 'source', 'download', 'new', 'clone',
   'help', 'login', 'logout', 'register', 'list', 'embed', 'settings', 'admin', 'account', 'auth', 'user', 'users',
   'runner', 'dist', 'assets', 'js', 'css', 'html', 'images', 'fonts', 'public', 'templates', 'index', 'null',
@@ -30,10 +34,13 @@ export function normalizeId(raw: string): string | undefined {
   return id;
 }
 
-/** The reserved word `raw` spells (any case), or undefined: a save that names one is refused by name. */
-export function reservedWord(raw: string): string | undefined {
+/**
+ * The joint server's word `raw` spells (any case), or undefined. A save that names one is refused by
+ * name; the older reserved words keep their 404, as JS Bin's clients have always seen.
+ */
+export function jointWord(raw: string): string | undefined {
   const id = raw.toLowerCase();
-  return RESERVED.has(id) ? id : undefined;
+  return JOINT_WORDS.has(id) ? id : undefined;
 }
 
 /**

@@ -5,7 +5,7 @@ import { checkRead, requireAccess } from '../auth/auth.js';
 import type { BinConfig } from '../config/config.js';
 import { parseRev, readAnswer } from './read.js';
 import { saveAnswer, takeFastFailure } from './save.js';
-import { normalizeId, reservedWord } from '../addresses/ids.js';
+import { jointWord, normalizeId } from '../addresses/ids.js';
 import { readSaveBody, readSaveInput } from './save-input.js';
 import type { BinStore } from '../store/store.js';
 import { removeBin } from '../store/remove-bin.js';
@@ -25,11 +25,11 @@ function binParam(ctx: Context): string {
 }
 
 /**
- * The bin a save names: a reserved word is a 400 that names it (a client may pick a bin's name, and
- * should hear why this one is refused); any other id that cannot name a bin is a 404, as for reads.
+ * The bin a save names: one of the joint server's words is a 400 that names it (a client may pick a
+ * bin's name, and should hear why this one is refused); any other id that cannot name a bin is a 404.
  */
 function saveParam(ctx: Context): string {
-  const word = reservedWord(ctx.params.bin ?? '');
+  const word = jointWord(ctx.params.bin ?? '');
   if (word) throw new HttpError(400, `${word} is a reserved word, not a bin id: choose another name`, 'bin');
   return binParam(ctx);
 }

@@ -136,8 +136,8 @@ describe('bin REST API', () => {
       expect(first.settings).to.deep.equal({ processors: { html: 'markdown' }, title: 'T' });
     });
 
-    it('refuses bad ids with 404 and stores nothing', async () => {
-      for (const bin of ['a.b', 'x'.repeat(100)]) {
+    it('refuses reserved names and bad ids with 404 and stores nothing', async () => {
+      for (const bin of ['api', 'edit', 'a.b', 'x'.repeat(100)]) {
         const res = await server.postForm(`/api/${bin}/save`, { html: 'x' });
         expect(res.status, bin).to.equal(404);
         expect(await res.json()).to.deep.equal({ error: 'not found' });
@@ -145,11 +145,12 @@ describe('bin REST API', () => {
       expect(await server.store.list()).to.deep.equal([]);
     });
 
-    it('refuses a save that names a reserved word with a 400 naming it, and stores nothing', async () => {
-      for (const [bin, word] of [['api', 'api'], ['edit', 'edit'], ['mocks', 'mocks'], ['Endpoint', 'endpoint'], ['whoami', 'whoami']]) {
+    it("refuses a save that names one of the joint server's words with a 400 naming it, and stores nothing", async () => {
+      for (const [bin, word] of [['mocks', 'mocks'], ['Endpoint', 'endpoint'], ['whoami', 'whoami']]) {
         const res = await server.postForm(`/api/${bin}/save`, { html: 'x' });
         expect(res.status, bin).to.equal(400);
         expect(await res.json()).to.deep.equal({ error: `${word} is a reserved word, not a bin id: choose another name`, field: 'bin' });
+        expect((await server.fetch(`/api/${bin}`)).status, bin).to.equal(404);
       }
       expect(await server.store.list()).to.deep.equal([]);
     });
