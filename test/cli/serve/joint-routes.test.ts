@@ -202,6 +202,19 @@ describe('snippetkit serve with a private bin server', function () {
     temp?.cleanup();
   });
 
+  it("keeps the bins' session cookie from the mocks' request log (and so from --proxy), other cookies kept", async () => {
+    const login = await fetch(`${server.url}/?api_key=sekrit`, { redirect: 'manual' });
+    const session = login.headers.get('set-cookie')!.split(';')[0]!;
+    expect(session).to.match(/^snippetkit_/);
+    await fetch(`${server.url}/mocks/api/endpoint/seen`, { method: 'PUT', headers: JSON_TYPE, body: '{"data":1}' });
+    await fetch(`${server.url}/endpoint/seen`, { headers: { Cookie: `theme=dark; ${session}` } });
+    await fetch(`${server.url}/endpoint/seen`, { headers: { Cookie: session } });
+    const log = (await (await fetch(`${server.url}/mocks/api/endpoint/seen/requests`)).json()) as {
+      requests: { headers: Record<string, string> }[];
+    };
+    expect(log.requests.map((r) => r.headers.cookie)).to.deep.equal([undefined, 'theme=dark']);
+  });
+
   it('needs the key for bins, and not for the mocks', async () => {
     const saved = await fetch(`${server.url}/api/save`, {
       method: 'POST',
