@@ -36,7 +36,9 @@ function linkInto(prefix: string): string {
 
 /** `text` as one word of a POSIX shell. */
 const quoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-const LONG_RUNNING = /\bsnippetkit (serve-bins|serve-mocks)\b|\s--follow\b/;
+const LONG_RUNNING = /\bsnippetkit (serve-bins|serve-mocks|serve)\b|\s--follow\b/;
+/** Servers on the same port: a user stops one (Ctrl+C) before starting the other. */
+const SAME_PORT: Record<string, string> = { serve: 'serve-bins', 'serve-bins': 'serve' };
 
 function readmeSteps(markdown: string): Step[] {
   const steps: Step[] = [];
@@ -141,7 +143,8 @@ describe('README', function () {
     try {
       const steps = readmeSteps(markdown);
       const started = steps.flatMap((s) => (s.kind === 'background' ? [s.name] : []));
-      expect(started).to.include.members(['serve-bins', 'serve-mocks']);
+      expect(started).to.include.members(['serve', 'serve-bins', 'serve-mocks']);
+      expect(started[0], 'the README opens with the playground').to.equal('serve');
       for (const [id, step] of steps.entries()) {
         if (step.kind === 'script') {
           writeFileSync(join(temp.dir, `step-${id}.sh`), `${step.text}\n`);
@@ -164,6 +167,8 @@ describe('README', function () {
           }
           await stop(step.name);
         }
+        const other = SAME_PORT[step.name];
+        if (other && running.has(other)) await stop(other);
         // the group reports the pid, then the exit code, on the shell's own output (fd 3); the command's output
         // is tagged, to find its first line
         const group = `{ ${step.command} & p=$!; echo "__PID_${id}__ $p" >&3; wait $p; echo "__EXIT_${id}__ $?" >&3; }`;

@@ -5,6 +5,7 @@ import { registerBinCommands } from './bins/commands.js';
 import { registerMockCommands } from './mocks/commands.js';
 import { registerServeBins } from './serve-bins/command.js';
 import { registerServeMocks } from './serve-mocks/command.js';
+import { registerServe } from './serve/command.js';
 import { safeLine } from './common/terminal-text.js';
 import { packageFile } from '../server/package-files.js';
 
@@ -14,6 +15,7 @@ export function createProgram(): Command {
     .description('Local JS Bin-style snippet server and JSON mock server, with terminal clients for both')
     .version(packageVersion(), '-V, --version', 'print the version')
     .option('--debug', 'print stack traces of errors');
+  registerServe(program);
   registerServeBins(program);
   registerBinCommands(program);
   registerServeMocks(program);

@@ -3,8 +3,16 @@ import { randomInt } from 'node:crypto';
 const CONSONANTS = 'bcdfghjklmnpqrstvwxyz';
 const VOWELS = 'aeiou';
 
+/**
+ * The joint server's words (`snippetkit serve`, docs/serve.md): its mock page and API, its endpoints and
+ * its whoami. Reserved on every bin server, so a data file moves between serve-bins and serve; a save
+ * that names one is a 400 naming it.
+ */
+const JOINT_WORDS = new Set(['mocks', 'endpoint', 'whoami']);
+
 /** Words that are routes or files, never bins. */
 const RESERVED = new Set([
+  ...JOINT_WORDS,
   'api', 'save', 'edit', 'static', 'status', 'latest', 'quiet', 'watch', 'source', 'download', 'new', 'clone',
   'help', 'login', 'logout', 'register', 'list', 'embed', 'settings', 'admin', 'account', 'auth', 'user', 'users',
   'runner', 'dist', 'assets', 'js', 'css', 'html', 'images', 'fonts', 'public', 'templates', 'index', 'null',
@@ -24,6 +32,15 @@ export function normalizeId(raw: string): string | undefined {
   const id = raw.toLowerCase();
   if (id.length === 0 || id.length > MAX_ID_LENGTH || !VALID.test(id) || RESERVED.has(id)) return undefined;
   return id;
+}
+
+/**
+ * The joint server's word `raw` spells (any case), or undefined. A save that names one is refused by
+ * name; the older reserved words keep their 404, as JS Bin's clients have always seen.
+ */
+export function jointWord(raw: string): string | undefined {
+  const id = raw.toLowerCase();
+  return JOINT_WORDS.has(id) ? id : undefined;
 }
 
 /**

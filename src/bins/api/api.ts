@@ -5,7 +5,7 @@ import { checkRead, requireAccess } from '../auth/auth.js';
 import type { BinConfig } from '../config/config.js';
 import { parseRev, readAnswer } from './read.js';
 import { saveAnswer, takeFastFailure } from './save.js';
-import { normalizeId } from '../addresses/ids.js';
+import { jointWord, normalizeId } from '../addresses/ids.js';
 import { readSaveBody, readSaveInput } from './save-input.js';
 import type { BinStore } from '../store/store.js';
 import { removeBin } from '../store/remove-bin.js';
@@ -22,6 +22,16 @@ function binParam(ctx: Context): string {
   const id = normalizeId(ctx.params.bin ?? '');
   if (!id) throw notFound();
   return id;
+}
+
+/**
+ * The bin a save names: one of the joint server's words is a 400 that names it (a client may pick a
+ * bin's name, and should hear why this one is refused); any other id that cannot name a bin is a 404.
+ */
+function saveParam(ctx: Context): string {
+  const word = jointWord(ctx.params.bin ?? '');
+  if (word) throw new HttpError(400, `${word} is a reserved word, not a bin id: choose another name`, 'bin');
+  return binParam(ctx);
 }
 
 export const ALL_ONLY_TRUE = 'all must be true (every revision of the bin) or left out (one revision)';
@@ -89,7 +99,7 @@ export function createApiRouter({ store, config }: ApiOptions): Router {
   });
   templateRoutes(router, { store, config });
   router.post('/save', write, (ctx) => save(ctx, undefined));
-  router.post('/:bin/save', write, (ctx) => save(ctx, binParam(ctx)));
+  router.post('/:bin/save', write, (ctx) => save(ctx, saveParam(ctx)));
   router.get('/:bin', read);
   router.get('/:bin/:rev', read);
   router.delete('/:bin', admin, remove);

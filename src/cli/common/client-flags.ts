@@ -16,7 +16,7 @@ const DEFAULT_SERVER: Record<ServerKind, { env: string; url: string }> = {
 /** Adds the client flags to a command; `kind` picks the default server shown in its help. */
 export function withClientFlags(command: Command, kind: ServerKind): Command {
   const { env, url } = DEFAULT_SERVER[kind];
-  command.option('--server <url>', `the ${kind} server (env ${env}; default ${url})`);
+  command.option('--server <url>', `the ${kind} server, or a joint one (snippetkit serve) (env ${env} or SNIPPETKIT_SERVER; default ${url})`);
   // only the bin server has keys: the mock server is never sent one
   if (kind === 'bin') {
     command.option('--api-key <key>', 'API key, sent as "Authorization: token KEY" (env SNIPPETKIT_API_KEY)');
@@ -33,7 +33,8 @@ export function clientContext(command: Command, kind: ServerKind, env: NodeJS.Pr
   flags: GlobalFlags;
 } {
   const flags = command.optsWithGlobals<GlobalFlags>();
-  const server = flags.server ?? (env[DEFAULT_SERVER[kind].env] || DEFAULT_SERVER[kind].url);
+  // The kind's own variable, then the one a joint server (snippetkit serve) is named by for both kinds.
+  const server = flags.server ?? (env[DEFAULT_SERVER[kind].env] || env.SNIPPETKIT_SERVER || DEFAULT_SERVER[kind].url);
   let parsed: URL;
   try {
     parsed = new URL(server);

@@ -16,6 +16,8 @@ export type ClientOptions = {
   /** The file `apiKey` was read from, for the message when it is refused. */
   keyFrom?: string;
   timeoutMs?: number;
+  /** Where a mock server's endpoints answer when not at `<server>/endpoint` (a joint server's mock API is under /mocks). */
+  endpoints?: string;
 };
 
 export type ApiAnswer = { status: number; body: unknown };
@@ -87,7 +89,7 @@ export async function callApi(
  * first request loads undici and compiles its WebAssembly HTTP parser. `mock list` took 0.56 s (0.59 s
  * of CPU) with fetch and 0.25 s with this, against 0.16 s for `node -e 0` (bench/README.md, start-up).
  */
-function request(
+export function request(
   url: URL,
   options: RequestOptions,
   payload: string | undefined,
@@ -171,6 +173,6 @@ function describe(res: AnswerHead, text: string): string {
   return `${type} (${text.slice(0, 40).replace(/\s+/g, ' ')}${text.length > 40 ? '…' : ''})`;
 }
 
-function withSlash(url: string): string {
+export function withSlash(url: string): string {
   return url.endsWith('/') ? url : `${url}/`;
 }

@@ -1,11 +1,45 @@
-import { errorMessage, notOurApi, type ClientOptions } from '../common/client.js';
+import type { Command } from 'commander';
+import { errorMessage, notOurApi, request, withSlash, type ClientOptions } from '../common/client.js';
+import { clientContext } from '../common/client-flags.js';
 import { CliError, EXIT } from '../common/errors.js';
+
+/**
+ * A mock command's context: --server (or SNIPPETKIT_MOCK_SERVER, SNIPPETKIT_SERVER) names a mock
+ * server or a joint one (`snippetkit serve`); one GET api/whoami tells them apart (docs/serve.md).
+ */
+export async function mockContext(command: Command): Promise<ReturnType<typeof clientContext>> {
+  const context = clientContext(command, 'mock');
+  return { ...context, client: await findMockApi(context.client) };
+}
+
+/**
+ * The client with `server` moved to a joint server's mock API (`<server>/mocks`) and `endpoints` to its
+ * endpoints, when `<server>/api/whoami` says it is one; else as given. A mock server alone answers that
+ * path 404; an unreachable server is left for the command's own request to report.
+ */
+export async function findMockApi(client: ClientOptions): Promise<ClientOptions> {
+  const base = withSlash(client.server);
+  let said: { server?: unknown; mocks?: unknown; endpoints?: unknown };
+  try {
+    const signal = AbortSignal.timeout(client.timeoutMs ?? 30_000);
+    const res = await request(new URL('api/whoami', base), { method: 'GET', headers: { Accept: 'application/json' }, signal }, undefined);
+    if (res.head.status !== 200) return client;
+    said = JSON.parse(res.text) as typeof said;
+  } catch {
+    return client;
+  }
+  if (said?.server !== 'snippetkit serve' || typeof said.mocks !== 'string' || typeof said.endpoints !== 'string') return client;
+  // Paths of the joint server, read under the URL given (which may be a proxy's prefix).
+  const under = (path: string) => new URL(path.replace(/^\/+/, ''), base).href.replace(/\/+$/, '');
+  return { ...client, server: under(said.mocks), endpoints: under(said.endpoints) };
+}
 
 /** The management API's route for one endpoint. */
 export const endpointPath = (name: string) => `api/endpoint/${encodeURIComponent(name)}`;
 
 /** Where an endpoint is served: its path (`users/:id`), or its name when it has none. */
-export const servedUrl = (client: ClientOptions, path: string) => `${client.server}/endpoint/${encodeURI(path)}`;
+export const servedUrl = (client: ClientOptions, path: string) =>
+  `${client.endpoints ?? `${client.server}/endpoint`}/${encodeURI(path)}`;
 
 export function notFound(client: ClientOptions, name: string): CliError {
   const hint = '`snippetkit mock list` shows them';

@@ -2,9 +2,8 @@ import type { Command } from 'commander';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { callApi, notOurApi, type ClientOptions } from '../common/client.js';
-import { clientContext } from '../common/client-flags.js';
 import { CliError, EXIT, fileErrorReason } from '../common/errors.js';
-import { check, endpointPath } from './client.js';
+import { check, endpointPath, mockContext } from './client.js';
 import { formatOf, formatRecords, type FileFormat } from '../common/record-files.js';
 import { ensureFolder } from '../common/out-folder.js';
 
@@ -20,7 +19,7 @@ const FILE_NAME = /^(?!\.\.?$)[A-Za-z0-9._~-]{1,128}$/;
  * one file (a list), or a folder with one `<name>.json` (or .yaml) per endpoint, its name the file's.
  */
 export async function mockExport(flags: MockExportFlags, command: Command): Promise<void> {
-  const { client, out } = clientContext(command, 'mock');
+  const { client, out } = await mockContext(command);
   const target = exportTarget(flags);
   const { records, fromFiles } = await fetchRecords(client);
   const leftOut = `left out ${fromFiles} endpoints served from files (--dir): they are files already`;

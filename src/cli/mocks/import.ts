@@ -2,9 +2,8 @@ import type { Command } from 'commander';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, extname, join, relative, sep } from 'node:path';
 import { callApi, errorMessage } from '../common/client.js';
-import { clientContext } from '../common/client-flags.js';
 import { CliError, EXIT, fileErrorReason } from '../common/errors.js';
-import { check } from './client.js';
+import { check, mockContext } from './client.js';
 import { formatOf, parseRecordFile } from '../common/record-files.js';
 import { isOpenapi } from '../../mocks/sources/openapi/is-openapi.js';
 import { dbRecords, NOT_A_DB } from '../../mocks/sources/db-file-parser.js';
@@ -24,7 +23,7 @@ type Refused = { index?: number; name?: string; field?: string; message?: string
  * all before writing any. Every file is parsed first, so a syntax error sends nothing.
  */
 export async function mockImport(path: string, flags: MockImportFlags, command: Command): Promise<void> {
-  const { client, out } = clientContext(command, 'mock');
+  const { client, out } = await mockContext(command);
   const endpoints: unknown[] = [];
   const sources: Source[] = [];
   const problems: string[] = [];

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import { callApi, checkShape, notOurApi, openStream, type ClientOptions } from '../common/client.js';
-import { clientContext } from '../common/client-flags.js';
 import { CliError, EXIT } from '../common/errors.js';
-import { check, endpointPath, notFound } from './client.js';
+import { check, endpointPath, notFound, mockContext } from './client.js';
 import { responseNumber } from '../../shared/response-label.js';
 import { chalk, type Output } from '../common/output.js';
 import { readEvents } from '../common/sse.js';
@@ -24,7 +23,7 @@ type LoggedRequest = {
 };
 
 export async function mockLog(name: string, flags: MockLogFlags, command: Command): Promise<void> {
-  const { client, out } = clientContext(command, 'mock');
+  const { client, out } = await mockContext(command);
   if (flags.clear) {
     const { status, body } = await callApi(client, 'DELETE', `${endpointPath(name)}/requests`);
     check(client, name, status, body);

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { callApi, notOurApi } from '../common/client.js';
-import { clientContext } from '../common/client-flags.js';
-import { check, endpointPath, servedUrl } from './client.js';
+import { check, endpointPath, servedUrl, mockContext } from './client.js';
 import type { MockAddFlags } from './flags.js';
 import { buildMockRequest } from './request.js';
 import { formatDelay, formatRecord, type ShownRecord } from './show.js';
@@ -25,7 +24,7 @@ export async function mockAdd(
   flags: MockAddFlags,
   command: Command,
 ): Promise<void> {
-  const { client, out } = clientContext(command, 'mock');
+  const { client, out } = await mockContext(command);
   const request = await buildMockRequest(name, file, flags);
   const { status, body } = flags.force
     ? await callApi(client, 'PUT', endpointPath(name), { json: request })
@@ -39,7 +38,7 @@ export async function mockAdd(
 }
 
 export async function mockList(command: Command): Promise<void> {
-  const { client, out } = clientContext(command, 'mock');
+  const { client, out } = await mockContext(command);
   const { status, body } = await callApi(client, 'GET', 'api/endpoints');
   check(client, '', status, body);
   const endpoints = (body as { endpoints?: Listed[] }).endpoints;
@@ -59,14 +58,14 @@ export async function mockList(command: Command): Promise<void> {
 }
 
 export async function mockGet(name: string, command: Command): Promise<void> {
-  const { client, out } = clientContext(command, 'mock');
+  const { client, out } = await mockContext(command);
   const { status, body } = await callApi(client, 'GET', endpointPath(name));
   check(client, name, status, body);
   out.result(formatRecord(body as ShownRecord), body);
 }
 
 export async function mockRemove(name: string, command: Command): Promise<void> {
-  const { client, out } = clientContext(command, 'mock');
+  const { client, out } = await mockContext(command);
   const { status, body } = await callApi(client, 'DELETE', endpointPath(name));
   check(client, name, status, body);
   out.result(`deleted ${name}`, body);

@@ -4,7 +4,7 @@ import type { ServeBinsFlags } from './config.js';
 
 /** Declares `snippetkit serve-bins`; the server code is loaded only when it runs. */
 export function registerServeBins(program: Command): void {
-  program
+  const command = program
     .command('serve-bins')
     .description('start the bin server: the JS Bin 4 REST API, editor and output pages')
     .option('-p, --port <port>', 'port to listen on (env PORT; default 3000)')
@@ -13,12 +13,8 @@ export function registerServeBins(program: Command): void {
     .option(
       '--store <url>',
       'shared store for several instances: postgres://user@host/db or redis://host:6379[?prefix=name:] (env SNIPPETKIT_BIN_STORE)',
-    )
-    .option('-c, --config <file>', 'JSON config merged over config.default.json (env SNIPPETKIT_<PATH> per key)')
-    .option(
-      '--no-generated-key',
-      'with no key configured, stay read-only instead of making a key on a loopback address (env SNIPPETKIT_OWNERSHIP_GENERATEKEY=false)',
-    )
+    );
+  addBinConfigOptions(command)
     .addOption(allowedHostOption('SNIPPETKIT_ALLOWED_HOSTS'))
     .option('-q, --quiet', 'print nothing but errors')
     .addHelpText(
@@ -33,11 +29,20 @@ Examples:
     )
     .action(async (flags: ServeBinsFlags) => {
       // The flags and the config are checked before the server is loaded: a mistake is answered in a blink.
-      const { loadBinConfig, loadServeBinsSettings } = await import('./config.js');
-      const loaded = loadBinConfig(flags.config);
-      const config = flags.generatedKey === false ? { ...loaded, ownership: { ...loaded.ownership, generateKey: false } } : loaded;
+      const { binConfigFromFlags, loadServeBinsSettings } = await import('./config.js');
+      const config = binConfigFromFlags(flags);
       const settings = loadServeBinsSettings(flags);
       const { startBinServer } = await import('./start.js');
       await startBinServer(flags, config, settings);
     });
+}
+
+/** The bin server's config flags, declared once for serve-bins and `serve`. */
+export function addBinConfigOptions(command: Command, whose = ''): Command {
+  return command
+    .option('-c, --config <file>', `${whose}JSON config merged over config.default.json (env SNIPPETKIT_<PATH> per key)`)
+    .option(
+      '--no-generated-key',
+      'with no key configured, stay read-only instead of making a key on a loopback address (env SNIPPETKIT_OWNERSHIP_GENERATEKEY=false)',
+    );
 }

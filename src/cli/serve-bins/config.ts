@@ -53,6 +53,12 @@ export function loadBinConfig(file: string | undefined, env: NodeJS.ProcessEnv =
   return validateSettings(binConfigSchema, config, sources);
 }
 
+/** The config as serve-bins' and `serve`'s flags give it: --config, then --no-generated-key over everything. */
+export function binConfigFromFlags(flags: { config?: string; generatedKey?: boolean }, env: NodeJS.ProcessEnv = process.env): BinConfig {
+  const loaded = loadBinConfig(flags.config, env);
+  return flags.generatedKey === false ? { ...loaded, ownership: { ...loaded.ownership, generateKey: false } } : loaded;
+}
+
 /** The defaults with `overrides` merged over them, checked like a config file (for tests and embedders). */
 export function binConfigWith(overrides: JsonObject): BinConfig {
   const sources: Sources = new Map();
@@ -80,8 +86,14 @@ const SERVE_SETTINGS: FlatSetting[] = [
 
 export type ServeBinsSettings = z.output<typeof serveSchema>;
 
-export function loadServeBinsSettings(flags: ServeBinsFlags, env: NodeJS.ProcessEnv = process.env): ServeBinsSettings {
-  const { value, sources } = layerSettings(SERVE_SETTINGS, { ...flags, allowedHosts: flags.allowedHost }, env);
+export function loadServeBinsSettings(
+  flags: ServeBinsFlags,
+  env: NodeJS.ProcessEnv = process.env,
+  /** `serve` names the data flags for the bins: --bin-data, --bin-store. */
+  names: Partial<Record<string, string>> = {},
+): ServeBinsSettings {
+  const rows = SERVE_SETTINGS.map((row) => ({ ...row, flag: names[row.key] ?? row.flag }));
+  const { value, sources } = layerSettings(rows, { ...flags, allowedHosts: flags.allowedHost }, env);
   const settings = validateSettings(serveSchema, value, sources);
   refuseBoth(settings, sources, 'data', 'store', 'where the bins are');
   return settings;

@@ -6,28 +6,36 @@ import { createLiveHub } from '../../bins/live/hub.js';
 import { keepGeneratedKey, KeyFileError, type KeptKey } from '../../bins/auth/generated-key.js';
 import { CliError, EXIT } from '../common/errors.js';
 import { openSharedBinStore } from '../../bins/store/shared-store.js';
-import { openBinStore } from '../../bins/store/store.js';
+import { openBinStore, type BinStore } from '../../bins/store/store.js';
+import type { Handler } from '../../server/listen.js';
+import type { Logger } from '../../server/logger.js';
 import { defaultDataFile } from '../../store/data-file.js';
 import { consoleLogger } from '../start/console-logger.js';
 import { isLoopback } from '../../server/loopback.js';
 import { serveUntilSignal } from '../start/serve.js';
 import type { ServeBinsFlags, ServeBinsSettings } from './config.js';
 
-export async function startBinServer(flags: ServeBinsFlags, given: BinConfig, settings: ServeBinsSettings): Promise<void> {
-  const { port, data, store: shared, allowedHosts } = settings;
-  const generated = generatedKey(flags.host, given);
+/** What serving the bins takes, apart from listening: serve-bins serves it alone, `serve` beside the mocks. */
+export type BinParts = {
+  open(): Promise<BinStore>;
+  handler(store: BinStore): Handler;
+  beforeClose(): void;
+  /** The start-up lines, given the URL the bins answer at. */
+  banner(url: string, store: BinStore): string;
+  /** Said after listening, if anything. */
+  warning?: string;
+};
+
+export function binParts(host: string, given: BinConfig, where: { data?: string; store?: string }, logger: Logger): BinParts {
+  const generated = generatedKey(host, given);
   const config = generated ? { ...given, ownership: { ...given.ownership, api_key: generated.key } } : given;
   const cache = { heads: config.cache.heads, revisionBytes: config.cache.revisionsMB * 1024 * 1024 };
-  const logger = consoleLogger(flags.quiet);
+  const shared = where.store;
   // Made here, not by the app, so shutdown can end open event streams and stop compile children.
   const live = createLiveHub();
   const compiler = createCompiler();
-  await serveUntilSignal({
-    port,
-    host: flags.host,
-    allowedHosts,
-    hostRefusal: (message) => ({ error: message }),
-    open: () => (shared ? openSharedBinStore(shared, cache) : openBinStore(data ?? defaultDataFile('bins'), cache)),
+  return {
+    open: () => (shared ? openSharedBinStore(shared, cache) : openBinStore(where.data ?? defaultDataFile('bins'), cache)),
     handler: (store) => {
       // Several instances on one store: followers on this one get what editors send to the others.
       if (store.relay) live.join(store.relay);
@@ -37,12 +45,29 @@ export async function startBinServer(flags: ServeBinsFlags, given: BinConfig, se
       live.close();
       compiler.close();
     },
-    banner: flags.quiet ? undefined : (url, store) => banner(url, `${shared ? 'store' : 'data'} ${store.where}`, config, generated),
+    banner: (url, store) => banner(url, `${shared ? 'store' : 'data'} ${store.where}`, config, generated),
+    ...(!isLoopback(host) && apiMode(config) === 'open' && {
+      warning: `warning: listening on ${host} with anonymous writes on: anyone who can reach this machine can save bins`,
+    }),
+  };
+}
+
+export async function startBinServer(flags: ServeBinsFlags, given: BinConfig, settings: ServeBinsSettings): Promise<void> {
+  const { port, data, store, allowedHosts } = settings;
+  const logger = consoleLogger(flags.quiet);
+  const parts = binParts(flags.host, given, { data, store }, logger);
+  await serveUntilSignal({
+    port,
+    host: flags.host,
+    allowedHosts,
+    hostRefusal: (message) => ({ error: message }),
+    open: parts.open,
+    handler: parts.handler,
+    beforeClose: parts.beforeClose,
+    banner: flags.quiet ? undefined : parts.banner,
     log: logger.info,
   });
-  if (!isLoopback(flags.host) && apiMode(config) === 'open') {
-    logger.warn(`warning: listening on ${flags.host} with anonymous writes on: anyone who can reach this machine can save bins`);
-  }
+  if (parts.warning) logger.warn(parts.warning);
 }
 
 /** The editor's key dialog on a server whose key it made itself. No path: the page may be read by others. */

@@ -4,7 +4,7 @@ import type { ServeMocksFlags } from './settings.js';
 
 /** Declares `snippetkit serve-mocks`; the server code is loaded only when it runs. */
 export function registerServeMocks(program: Command): void {
-  program
+  const command = program
     .command('serve-mocks')
     .description('start the mock server: JSON endpoints with paths, methods, conditional answers, delays and faults')
     .option('-p, --port <port>', 'port to listen on (env SNIPPETKIT_MOCK_PORT; default 16540)')
@@ -13,7 +13,46 @@ export function registerServeMocks(program: Command): void {
     .option(
       '--store <url>',
       'shared store for several instances: postgres://user@host/db or redis://host:6379[?prefix=name:] (env SNIPPETKIT_MOCK_STORE)',
+    );
+  addMockOptions(command).addOption(allowedHostOption('SNIPPETKIT_MOCK_ALLOWED_HOSTS'));
+  addMockProxyOptions(command)
+    .option('-q, --quiet', 'print nothing but errors')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ snippetkit serve-mocks
+  $ snippetkit serve-mocks --port 8080 --data ./mocks.sqlite
+  $ snippetkit serve-mocks --store redis://cache.internal:6379
+  $ snippetkit serve-mocks --host 0.0.0.0 --allowed-host mocks.example
+  $ snippetkit serve-mocks --cors-origin https://app.example   # that page may manage endpoints too
+  $ snippetkit serve-mocks --max-store-bytes 64mb --max-log-bytes 32mb   # memory budgets for a small machine
+  $ snippetkit serve-mocks --dir mocks/     # mocks/users/list.yaml answers /endpoint/users/list
+  $ snippetkit serve-mocks --openapi api.yaml   # an endpoint per operation; ?__code=404 picks another status
+  $ snippetkit serve-mocks --db db.json   # json-server routes: /endpoint/posts?_sort=id&_order=desc
+  $ snippetkit serve-mocks --db db.json --write-db   # changes also go back into db.json
+  $ snippetkit serve-mocks --max-request-cpu 1000   # allow heavier templates and _like queries
+  $ curl -X PUT localhost:16540/api/endpoint/add -H 'content-type: application/json' \\
+      -d '{"name":"users","data":[{"id":1}],"statusCode":200,"delay":250}'
+  $ curl localhost:16540/endpoint/users
+  $ snippetkit serve-mocks --proxy https://api.example.com --record   # record a real API, then replay it offline
+  $ snippetkit serve-mocks --proxy http://localhost:3000/v1 --proxy-timeout 5000`,
     )
+    .action(async (flags: ServeMocksFlags) => {
+      // The flags are checked before the server is loaded: a mistake is answered in a blink.
+      const { loadMockSettings } = await import('./settings.js');
+      const settings = loadMockSettings(flags);
+      const { startMockServer } = await import('./start.js');
+      await startMockServer(flags, settings);
+    });
+}
+
+/**
+ * The mock server's own flags (sources, limits, CORS), declared once for serve-mocks and `serve`,
+ * where they keep their names: no other server has them.
+ */
+export function addMockOptions(command: Command): Command {
+  return command
     .option(
       '--dir <folder>',
       'serve the *.json, *.yaml, *.yml endpoint files under this folder, live (env SNIPPETKIT_MOCK_DIR)',
@@ -50,42 +89,17 @@ export function registerServeMocks(program: Command): void {
         '--cors-origin <origin>',
         'a page that may use the management API besides the mock page and localhost pages; repeatable; * for any (env SNIPPETKIT_MOCK_CORS_ORIGIN, commas)',
       ).argParser((origin: string, origins: string[] = []) => [...origins, origin]),
-    )
-    .addOption(allowedHostOption('SNIPPETKIT_MOCK_ALLOWED_HOSTS'))
+    );
+}
+
+/** --proxy and recording, after --allowed-host in the help as they always were. */
+export function addMockProxyOptions(command: Command): Command {
+  return command
     .option('--proxy <url>', 'forward what no endpoint answers to this API (env SNIPPETKIT_MOCK_PROXY)')
     .option(
       '--proxy-timeout <ms>',
       'answer 504 when --proxy\'s target is silent this long (env SNIPPETKIT_MOCK_PROXY_TIMEOUT; default 30000)',
     )
     .option('--record', 'save each new proxied answer as an endpoint to replay offline (env SNIPPETKIT_MOCK_RECORD)')
-    .option('--record-cookies', 'keep Set-Cookie in recordings (env SNIPPETKIT_MOCK_RECORD_COOKIES)')
-    .option('-q, --quiet', 'print nothing but errors')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  $ snippetkit serve-mocks
-  $ snippetkit serve-mocks --port 8080 --data ./mocks.sqlite
-  $ snippetkit serve-mocks --store redis://cache.internal:6379
-  $ snippetkit serve-mocks --host 0.0.0.0 --allowed-host mocks.example
-  $ snippetkit serve-mocks --cors-origin https://app.example   # that page may manage endpoints too
-  $ snippetkit serve-mocks --max-store-bytes 64mb --max-log-bytes 32mb   # memory budgets for a small machine
-  $ snippetkit serve-mocks --dir mocks/     # mocks/users/list.yaml answers /endpoint/users/list
-  $ snippetkit serve-mocks --openapi api.yaml   # an endpoint per operation; ?__code=404 picks another status
-  $ snippetkit serve-mocks --db db.json   # json-server routes: /endpoint/posts?_sort=id&_order=desc
-  $ snippetkit serve-mocks --db db.json --write-db   # changes also go back into db.json
-  $ snippetkit serve-mocks --max-request-cpu 1000   # allow heavier templates and _like queries
-  $ curl -X PUT localhost:16540/api/endpoint/add -H 'content-type: application/json' \\
-      -d '{"name":"users","data":[{"id":1}],"statusCode":200,"delay":250}'
-  $ curl localhost:16540/endpoint/users
-  $ snippetkit serve-mocks --proxy https://api.example.com --record   # record a real API, then replay it offline
-  $ snippetkit serve-mocks --proxy http://localhost:3000/v1 --proxy-timeout 5000`,
-    )
-    .action(async (flags: ServeMocksFlags) => {
-      // The flags are checked before the server is loaded: a mistake is answered in a blink.
-      const { loadMockSettings } = await import('./settings.js');
-      const settings = loadMockSettings(flags);
-      const { startMockServer } = await import('./start.js');
-      await startMockServer(flags, settings);
-    });
+    .option('--record-cookies', 'keep Set-Cookie in recordings (env SNIPPETKIT_MOCK_RECORD_COOKIES)');
 }

@@ -143,14 +143,20 @@ const SETTINGS: FlatSetting[] = [
 ];
 
 /** serve-mocks' settings, checked; a bad value is a usage error naming it and where it came from. */
-export function loadMockSettings(flags: ServeMocksFlags, env: NodeJS.ProcessEnv = process.env): MockSettings {
+export function loadMockSettings(
+  flags: ServeMocksFlags,
+  env: NodeJS.ProcessEnv = process.env,
+  /** `serve`'s one listener: its port (--port, PORT, 3000) and the mocks' data flags named --mock-data, --mock-store. */
+  joint?: { rows: Partial<Record<string, Partial<FlatSetting>>>; ignored: string[] },
+): MockSettings {
   // commander sets cors to true unless --no-cors is given: only false came from the command line.
   const cors = flags.cors === false ? false : undefined;
   const given = { ...flags, allowedHosts: flags.allowedHost, cors, corsOrigins: flags.corsOrigin };
+  const rows = SETTINGS.map((row) => ({ ...row, ...joint?.rows[row.key] }));
   // SNIPPETKIT_MOCK_SERVER is the client commands' server URL, read by them alone.
-  const known = SETTINGS.map((setting) => setting.env);
-  refuseUnknownVariables(env, 'SNIPPETKIT_MOCK_', known, ['SNIPPETKIT_MOCK_SERVER']);
-  const { value, sources } = layerSettings(SETTINGS, given, env);
+  const known = rows.map((setting) => setting.env);
+  refuseUnknownVariables(env, 'SNIPPETKIT_MOCK_', known, ['SNIPPETKIT_MOCK_SERVER', ...(joint?.ignored ?? [])]);
+  const { value, sources } = layerSettings(rows, given, env);
   const settings = validateSettings(mockSettingsSchema, value, sources);
   refuseBoth(settings, sources, 'data', 'store', 'where the mocks are');
   if (!settings.cors && settings.corsOrigins.length > 0) {

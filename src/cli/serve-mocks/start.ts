@@ -3,6 +3,8 @@ import { createMockHandler } from '../../mocks/app.js';
 import { RequestFeed } from '../../mocks/log/feed.js';
 import { createSourceLoader } from '../../mocks/sources/loader.js';
 import { openMockStore, openSharedMockStore, type MockStore } from '../../mocks/store/store.js';
+import type { Handler } from '../../server/listen.js';
+import type { Logger } from '../../server/logger.js';
 import type { ProxySettings } from '../../mocks/proxy/proxy.js';
 import type { RecordShape } from '../../mocks/proxy/recorder.js';
 import { defaultDataFile } from '../../store/data-file.js';
@@ -16,8 +18,16 @@ import { openDirSource, type DirOption } from './dir-option.js';
 import { openOpenapiSource } from './openapi-option.js';
 import { openDbSource } from './db-option.js';
 
-export async function startMockServer(flags: ServeMocksFlags, settings: MockSettings): Promise<void> {
-  const logger = consoleLogger(flags.quiet);
+/** What serving the mocks takes, apart from listening: serve-mocks serves it alone, `serve` beside the bins. */
+export type MockParts = {
+  open(): Promise<MockStore>;
+  handler(store: MockStore): Handler;
+  beforeClose(): void;
+  /** The start-up line's part after the URL: where the endpoints are kept, how many, the proxy. */
+  summary(store: MockStore): string;
+};
+
+export function mockParts(settings: MockSettings, logger: Logger): MockParts {
   const { maxDelay, maxBody, cors, corsOrigins, trustProxy, logSize, maxEndpoints, maxLogBytes, maxStoreBytes, maxRequestCpu } = settings;
   const feed = new RequestFeed();
   // One loader for --dir, --openapi and --db, so GET /api/sources lists the problems of all.
@@ -26,11 +36,7 @@ export async function startMockServer(flags: ServeMocksFlags, settings: MockSett
   const openapi = loader && openOpenapiSource(settings.openapi, loader, logger);
   const db = loader && openDbSource(settings.db, { writeDb: settings.writeDb, loader, logger });
   const proxy = recordInto(proxySettings(settings), files);
-  await serveUntilSignal({
-    port: settings.port,
-    host: flags.host,
-    allowedHosts: settings.allowedHosts,
-    hostRefusal: (message) => ({ success: false, message }),
+  return {
     open: async () => {
       const preload = async (opened: MockStore) => {
         await files?.load(opened);
@@ -57,19 +63,34 @@ export async function startMockServer(flags: ServeMocksFlags, settings: MockSett
       openapi?.close();
       db?.close();
     },
-    banner: flags.quiet
-      ? undefined
-      : (url, store) => {
-          const held = count(store.list().length) + (files?.summary() ?? '');
-          const proxied = proxy ? `  proxy ${proxy.target}${proxy.record ? ' (recording)' : ''}` : '';
-          const where = `${settings.store ? 'store' : 'data'} ${store.file}`;
-          return `snippetkit mocks on ${chalk.bold(url)}  ${where}  ${held}${proxied}`;
-        },
+    summary: (store) => {
+      const held = count(store.list().length) + (files?.summary() ?? '');
+      const proxied = proxy ? `  proxy ${proxy.target}${proxy.record ? ' (recording)' : ''}` : '';
+      const where = `${settings.store ? 'store' : 'data'} ${store.file}`;
+      return `${where}  ${held}${proxied}`;
+    },
+  };
+}
+
+/** Said after listening on an address other machines reach: the mock API has no key. */
+export const openMockWarning = (host: string) =>
+  `warning: listening on ${host}: the mock API has no key, so anyone who can reach this machine can change endpoints`;
+
+export async function startMockServer(flags: ServeMocksFlags, settings: MockSettings): Promise<void> {
+  const logger = consoleLogger(flags.quiet);
+  const parts = mockParts(settings, logger);
+  await serveUntilSignal({
+    port: settings.port,
+    host: flags.host,
+    allowedHosts: settings.allowedHosts,
+    hostRefusal: (message) => ({ success: false, message }),
+    open: parts.open,
+    handler: parts.handler,
+    beforeClose: parts.beforeClose,
+    banner: flags.quiet ? undefined : (url, store) => `snippetkit mocks on ${chalk.bold(url)}  ${parts.summary(store)}`,
     log: logger.info,
   });
-  if (!isLoopback(flags.host)) {
-    logger.warn(`warning: listening on ${flags.host}: the mock API has no key, so anyone who can reach this machine can change endpoints`);
-  }
+  if (!isLoopback(flags.host)) logger.warn(openMockWarning(flags.host));
 }
 
 /**

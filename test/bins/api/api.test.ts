@@ -144,6 +144,16 @@ describe('bin REST API', () => {
       }
       expect(await server.store.list()).to.deep.equal([]);
     });
+
+    it("refuses a save that names one of the joint server's words with a 400 naming it, and stores nothing", async () => {
+      for (const [bin, word] of [['mocks', 'mocks'], ['Endpoint', 'endpoint'], ['whoami', 'whoami']]) {
+        const res = await server.postForm(`/api/${bin}/save`, { html: 'x' });
+        expect(res.status, bin).to.equal(400);
+        expect(await res.json()).to.deep.equal({ error: `${word} is a reserved word, not a bin id: choose another name`, field: 'bin' });
+        expect((await server.fetch(`/api/${bin}`)).status, bin).to.equal(404);
+      }
+      expect(await server.store.list()).to.deep.equal([]);
+    });
   });
 
   describe('DELETE and listing', () => {

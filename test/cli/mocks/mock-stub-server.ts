@@ -16,6 +16,12 @@ export async function startStubServer(answer: (request: Received) => Answer) {
     req.setEncoding('utf8');
     req.on('data', (chunk: string) => (body += chunk));
     req.on('end', () => {
+      // Mock commands first ask whether this is a joint server (snippetkit serve); a mock server says no.
+      if (req.method === 'GET' && req.url === '/api/whoami') {
+        res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify({ success: false, message: 'no route for GET /api/whoami' }));
+        return;
+      }
       const request = { method: req.method ?? '', url: req.url ?? '', body };
       received.push(request);
       const { status, json } = answer(request);

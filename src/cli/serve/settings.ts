@@ -1,0 +1,51 @@
+import { resolve } from 'node:path';
+import { CliError, EXIT } from '../common/errors.js';
+import { binConfigFromFlags, loadServeBinsSettings, type ServeBinsSettings } from '../serve-bins/config.js';
+import { loadMockSettings, type MockSettings, type ServeMocksFlags } from '../serve-mocks/settings.js';
+
+/** `serve`'s flags as commander gives them: serve-mocks' own ones as they are, the data flags named per app. */
+export type ServeFlags = Omit<ServeMocksFlags, 'data' | 'store'> & {
+  binData?: string;
+  binStore?: string;
+  mockData?: string;
+  mockStore?: string;
+  config?: string;
+  /** false with --no-generated-key. */
+  generatedKey?: boolean;
+};
+
+export type ServeSettings = {
+  port: number;
+  /** Both apps' names: one listener, one Host check. */
+  allowedHosts: string[];
+  bins: ServeBinsSettings;
+  binConfig: ReturnType<typeof binConfigFromFlags>;
+  mocks: MockSettings;
+};
+
+/** The one port, as serve-bins has it: the mock server's SNIPPETKIT_MOCK_PORT is serve-mocks' alone. */
+const PORT = { flag: '--port', env: 'PORT', fallback: 3000 };
+
+/**
+ * Each app's settings by its own loader (same schemas, same messages), with the flags that would be
+ * ambiguous renamed: --bin-data/--bin-store and --mock-data/--mock-store. Their variables were never
+ * ambiguous (SNIPPETKIT_BIN_DATA, SNIPPETKIT_MOCK_DATA, …) and stay.
+ */
+export function loadServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv = process.env): ServeSettings {
+  const { binData, binStore, mockData, mockStore, ...common } = flags;
+  const bins = loadServeBinsSettings(
+    { port: flags.port, host: flags.host, data: binData, store: binStore, allowedHost: flags.allowedHost },
+    env,
+    { data: '--bin-data', store: '--bin-store' },
+  );
+  const mocks = loadMockSettings({ ...common, data: mockData, store: mockStore }, env, {
+    rows: { port: PORT, data: { flag: '--mock-data' }, store: { flag: '--mock-store' } },
+    ignored: ['SNIPPETKIT_MOCK_PORT'],
+  });
+  if (bins.data !== undefined && mocks.data !== undefined && resolve(bins.data) === resolve(mocks.data)) {
+    throw new CliError(`the bins and the mocks cannot share one data file (${bins.data}): give --bin-data and --mock-data two`, EXIT.usage);
+  }
+  const binConfig = binConfigFromFlags(flags, env);
+  const allowedHosts = [...new Set([...bins.allowedHosts, ...mocks.allowedHosts])];
+  return { port: bins.port, allowedHosts, bins, binConfig, mocks };
+}

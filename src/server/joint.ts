@@ -1,0 +1,99 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Handler } from './listen.js';
+
+/** Where the mock server's page and management API live on the joint server: its `/…` is `/mocks/…` here. */
+export const MOCKS_PREFIX = '/mocks';
+/** The mock server's endpoints, at the same path as on the mock server alone. */
+export const ENDPOINT_PREFIX = '/endpoint/';
+/** What the joint server says it is, for client commands that must find the mock API (docs/serve.md). */
+export const WHOAMI_PATH = '/api/whoami';
+
+/** The first path segments the joint server takes from the bin server: bin ids must never be these. */
+export const JOINT_WORDS = ['mocks', 'endpoint', 'whoami'] as const;
+
+/**
+ * The names of the bin servers' browser session cookies (bins/auth/auth.ts: `snippetkit_<hmac>`). A
+ * browser sends them with every request to the origin, /endpoint/ ones included, and the mock server
+ * keeps request headers in its logs (open to anyone who may use the mock API) and forwards them with
+ * --proxy: it never gets them.
+ */
+export const BIN_COOKIE_PREFIX = 'snippetkit_';
+
+export type JointAnswer = {
+  server: 'snippetkit serve';
+  version: string;
+  /** Paths on this origin, each ending in `/`. */
+  bins: string;
+  mocks: string;
+  endpoints: string;
+};
+
+/**
+ * One handler for both apps (`snippetkit serve`): `/endpoint/…` straight to the mock handler (its
+ * pre-Koa fast path sees the URL it always saw), `/mocks/…` to the mock handler with the prefix taken
+ * off (its page and API use relative URLs), `GET /api/whoami` answered here, everything else to the
+ * bin handler unchanged. One string check per request before either app's own fast paths.
+ */
+export function jointHandler({ bins, mocks, version }: { bins: Handler; mocks: Handler; version: string }): Handler {
+  const whoami: JointAnswer = {
+    server: 'snippetkit serve',
+    version,
+    bins: '/',
+    mocks: `${MOCKS_PREFIX}/`,
+    endpoints: ENDPOINT_PREFIX,
+  };
+  const whoamiBody = JSON.stringify(whoami);
+  return (req, res) => {
+    const url = req.url ?? '/';
+    // Endpoint answers carry the mock server's own sandbox CSP, so on the bins' origin too an HTML
+    // answer runs at an opaque origin, away from the editor's session cookie.
+    if (url.startsWith(ENDPOINT_PREFIX)) {
+      if (req.headers.cookie !== undefined) withoutBinCookies(req);
+      return mocks(req, res);
+    }
+    if (url.startsWith(MOCKS_PREFIX)) {
+      const rest = url.slice(MOCKS_PREFIX.length);
+      // `/mocks` and `/mocks?…`: the page, whose relative URLs need the slash; `/mocksfoo` is the bins'.
+      if (rest === '' || rest.startsWith('?')) return redirect(res, `${MOCKS_PREFIX}/static/`);
+      if (rest.startsWith('/')) {
+        req.url = rest;
+        if (req.headers.cookie !== undefined) withoutBinCookies(req);
+        return mocks(req, res);
+      }
+    }
+    if ((url === WHOAMI_PATH || url.startsWith(`${WHOAMI_PATH}?`)) && (req.method === 'GET' || req.method === 'HEAD')) {
+      res.writeHead(200, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': Buffer.byteLength(whoamiBody),
+        'Cache-Control': 'no-store',
+      });
+      res.end(req.method === 'HEAD' ? undefined : whoamiBody);
+      return;
+    }
+    return bins(req, res);
+  };
+}
+
+/** `req` with the bins' session cookies taken out of its Cookie header (and rawHeaders), other cookies kept. */
+function withoutBinCookies(req: IncomingMessage): void {
+  const cookie = req.headers.cookie;
+  if (cookie === undefined || !cookie.includes(BIN_COOKIE_PREFIX)) return;
+  const kept = cookie
+    .split(';')
+    .map((pair) => pair.trim())
+    .filter((pair) => pair !== '' && !pair.startsWith(BIN_COOKIE_PREFIX))
+    .join('; ');
+  if (kept === '') delete req.headers.cookie;
+  else req.headers.cookie = kept;
+  const raw: string[] = [];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i]!.toLowerCase() !== 'cookie') raw.push(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  }
+  if (kept !== '') raw.push('Cookie', kept);
+  req.rawHeaders = raw;
+}
+
+function redirect(res: ServerResponse, location: string): void {
+  res.writeHead(302, { Location: location, 'Content-Length': 0 });
+  res.end();
+}

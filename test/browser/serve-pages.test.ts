@@ -1,0 +1,53 @@
+import { expect } from 'chai';
+import { join } from 'node:path';
+import { startServerProcess, type ServerProcess } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
+import { screenshot, usePage } from './browser.js';
+
+// `snippetkit serve` in Chromium: the mock page works under /mocks/, and a bin's sandboxed output page
+// calls /endpoint/… on its own origin with a relative URL.
+
+describe('snippetkit serve in Chromium', function () {
+  this.timeout(60_000); // a server process on a loaded machine
+  let temp: ReturnType<typeof tempDir>;
+  let server: ServerProcess;
+  const t = usePage();
+
+  before(async () => {
+    temp = tempDir();
+    server = await startServerProcess(
+      ['serve', '--port', '0', '--bin-data', join(temp.dir, 'b.sqlite'), '--mock-data', join(temp.dir, 'm.sqlite')],
+      { SNIPPETKIT_API_ALLOWANONYMOUSREADWRITE: 'true' },
+    );
+    const added = await fetch(`${server.url}/mocks/api/endpoint/crew`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ data: [{ id: 1, name: 'Ada' }] }),
+    });
+    expect(added.status).to.equal(201);
+  });
+  after(async () => {
+    await server?.stop();
+    temp?.cleanup();
+  });
+
+  it('opens the mock page at /mocks, lists the endpoints and follows its links under /mocks/', async () => {
+    await t.page.goto(`${server.url}/mocks`);
+    expect(new URL(t.page.url()).pathname).to.equal('/mocks/static/');
+    await t.page.locator('#endpoints tbody tr', { hasText: 'crew' }).waitFor();
+    await t.page.click('#endpoints tbody tr a:has-text("crew")');
+    await t.page.waitForURL(/#endpoint\/crew$/);
+    expect(await t.page.inputValue('#name')).to.equal('crew');
+    await screenshot(t.page, 'serve-mock-page');
+  });
+
+  it("runs a bin whose sandboxed page fetches /endpoint/… from its own origin", async () => {
+    const html = '<p id=out>waiting</p><script>fetch("/endpoint/crew").then(r => r.json()).then(c => out.textContent = c[0].name)</script>';
+    const saved = await fetch(`${server.url}/api/save`, { method: 'POST', body: new URLSearchParams({ html }) });
+    const { url } = (await saved.json()) as { url: string };
+    await t.page.goto(`${server.url}/${url}/1`);
+    await t.page.locator('#out', { hasText: 'Ada' }).waitFor();
+    const log = (await (await fetch(`${server.url}/mocks/api/endpoint/crew/requests`)).json()) as { requests: unknown[] };
+    expect(log.requests.length).to.be.greaterThan(0);
+  });
+});
