@@ -37,6 +37,8 @@ describe('snippetkit serve in Chromium', function () {
     await t.page.locator('#endpoints tbody tr', { hasText: 'crew' }).waitFor();
     await t.page.click('#endpoints tbody tr a:has-text("crew")');
     await t.page.waitForURL(/#endpoint\/crew$/);
+    // The form is hidden until the record has loaded into it.
+    await t.page.locator('#endpoint-form').waitFor();
     expect(await t.page.inputValue('#name')).to.equal('crew');
     await screenshot(t.page, 'serve-mock-page');
   });
