@@ -134,6 +134,8 @@ describe('the mock page as a workspace: list, endpoint and requests on one scree
     expect(await cart.innerText()).to.include('No endpoint is close.');
     await cart.getByRole('button', { name: 'Make endpoint' }).click();
     await t.page.waitForURL(/#new$/);
+    // The form is started by the page's hashchange handler, which may run just after the URL changes.
+    await t.page.waitForFunction(() => (document.getElementById('name') as HTMLInputElement).value !== '');
     expect(await t.page.inputValue('#name')).to.equal('carts-items');
     expect(await t.page.inputValue('#path')).to.equal('carts/:id/items');
     expect(await t.page.isChecked('#method-post')).to.equal(true);
