@@ -14,8 +14,11 @@ function answered(request: LoggedRequest): string {
   return outcome ? `${by} → ${outcome}` : by;
 }
 
-/** One request as a collapsible entry: method, path, time, which answer; headers and body inside. */
-function entry(request: LoggedRequest): HTMLLIElement {
+/**
+ * One logged request as a collapsible entry: method, path, time and `tail` (which answer it got, or
+ * its status) in the line; headers and body inside. The unmatched log shows its requests the same way.
+ */
+export function requestDetails(request: LoggedRequest, tail: HTMLElement): HTMLDetailsElement {
   const headers = Object.entries(request.headers).map(
     ([name, value]): [string, string] => [name, Array.isArray(value) ? value.join(', ') : value],
   );
@@ -31,7 +34,7 @@ function entry(request: LoggedRequest): HTMLLIElement {
       ' ',
       el('time', { datetime: request.time }, clock(request.time)),
       ' ',
-      el('span', { class: request.fault ? 'answer fault' : 'answer' }, answered(request)),
+      tail,
     ),
     el('h4', {}, 'Headers'),
     headerList(headers),
@@ -39,6 +42,15 @@ function entry(request: LoggedRequest): HTMLLIElement {
   if (request.body !== '') {
     details.append(el('h4', {}, request.bodyTruncated ? 'Body (first 64 KiB)' : 'Body'), el('pre', {}, pretty(request.body)));
   }
+  return details;
+}
+
+/** An endpoint's request, saying which answer it got; open by the page until the user toggles it. */
+function entry(request: LoggedRequest): HTMLLIElement {
+  const details = requestDetails(
+    request,
+    el('span', { class: request.fault ? 'answer fault' : 'answer' }, answered(request)),
+  );
   // Open by the page (the newest) until the user toggles it: then it is theirs to keep open or shut.
   details.querySelector('summary')!.addEventListener('click', () => delete details.dataset.auto);
   return el('li', { class: 'request' }, details);

@@ -1,5 +1,6 @@
 import { clearUnmatched, listUnmatched, type UnmatchedRequest } from './common/api.js';
-import { byId, clock, el, headerList, pretty } from './common/dom.js';
+import { byId, el } from './common/dom.js';
+import { requestDetails } from './live-log.js';
 
 /** What "Make endpoint" starts the new endpoint's form with. */
 export type Draft = { name: string; path: string; method: string; data: unknown };
@@ -63,24 +64,7 @@ export function createUnmatchedLog(make: (draft: Draft) => void): UnmatchedLog {
     );
     const makeButton = el('button', { type: 'button', class: 'small make' }, 'Make endpoint');
     makeButton.addEventListener('click', () => make(draftFrom(request)));
-    const details = el(
-      'details',
-      {},
-      el(
-        'summary',
-        {},
-        el('span', { class: 'method' }, request.method),
-        ' ',
-        el('span', { class: 'url' }, request.url),
-        ' ',
-        el('span', { class: 'status' }, String(request.status ?? '')),
-        ' ',
-        el('time', { datetime: request.time }, clock(request.time)),
-      ),
-      el('h4', {}, 'Headers'),
-      headerList(Object.entries(request.headers).map(([name, value]) => [name, [value].flat().join(', ')])),
-    );
-    if (request.body !== '') details.append(el('h4', {}, 'Body'), el('pre', {}, pretty(request.body)));
+    const details = requestDetails(request, el('span', { class: 'status' }, String(request.status ?? '')));
     return el(
       'li',
       { class: 'request unmatched-entry' },
