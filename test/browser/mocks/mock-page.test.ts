@@ -22,7 +22,7 @@ describe('the mock page in Chromium', function () {
     t = await openPage();
   });
   afterEach(async () => {
-    await t.context.close();
+    await t.close();
     expect(t.errors).to.deep.equal([]);
   });
 
@@ -69,7 +69,8 @@ describe('the mock page in Chromium', function () {
     await screenshot(t.page, 'mock-page-missing-endpoint');
     await t.page.click('#missing >> text=New endpoint');
     await t.page.waitForURL(/#new$/);
-    expect(await t.page.locator('#endpoint-form').isVisible()).to.equal(true);
+    // The address changes before the hashchange handler draws the form: wait for the form itself.
+    await t.page.locator('#endpoint-form').waitFor({ state: 'visible' });
     expect(await missing.isVisible()).to.equal(false);
   });
 
@@ -189,7 +190,7 @@ describe('the mock page in Chromium', function () {
   });
 
   it('fits a phone screen: no sideways scrolling on the list or an endpoint', async () => {
-    await t.context.close();
+    await t.close();
     t = await openPage({ viewport: { width: 375, height: 740 } });
     await addEndpoint(server, { name: 'a-rather-long-endpoint-name-for-a-phone', data: { nested: { list: [1, 2, 3] } } });
     await t.page.goto(`${server.url}/`);
@@ -223,7 +224,7 @@ describe('the mock page behind a reverse proxy under a path prefix', function ()
     t = await openPage();
   });
   afterEach(async () => {
-    await t.context.close();
+    await t.close();
     expect(t.errors).to.deep.equal([]);
   });
 
