@@ -5,6 +5,7 @@
 //   node scripts/test.mjs                  every group, SNIPPETKIT_TEST_JOBS at a time (default: one per core, at least 2)
 //   node scripts/test.mjs --group editor   one group (repeat --group for more)
 //   node scripts/test.mjs --slowest 20     also list the 20 slowest tests of the run
+//   node scripts/test.mjs --files 20       also list the 20 files that took longest (tests and hooks summed)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -38,14 +39,16 @@ function testFiles(dir) {
 function parseArgs(argv) {
   const wanted = [];
   let slowest = 0;
+  let files = 0;
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--group') wanted.push(argv[++i]);
     else if (argv[i] === '--slowest') slowest = Number(argv[++i]);
-    else throw new Error(`unknown argument ${argv[i]}: use --group NAME or --slowest N`);
+    else if (argv[i] === '--files') files = Number(argv[++i]);
+    else throw new Error(`unknown argument ${argv[i]}: use --group NAME, --slowest N or --files N`);
   }
   const unknown = wanted.filter((name) => !GROUPS.some(([group]) => group === name));
   if (unknown.length > 0) throw new Error(`no group ${unknown.join(', ')}; groups: ${GROUPS.map(([g]) => g).join(', ')}`);
-  return { wanted, slowest };
+  return { wanted, slowest, files };
 }
 
 function groupsOf(files, wanted) {
@@ -82,7 +85,7 @@ function runGroup(name, files, timingsFile) {
 }
 
 async function main() {
-  const { wanted, slowest } = parseArgs(process.argv.slice(2));
+  const { wanted, slowest, files } = parseArgs(process.argv.slice(2));
   // One group per core: with a third on two cores, browser tests ran past mocha's 20 s limit on a busy
   // machine (a measure taken while another suite ran, so not conclusive; docs/testing.md).
   const jobs = Math.max(1, Number(process.env.SNIPPETKIT_TEST_JOBS) || Math.max(2, availableParallelism()));
@@ -114,7 +117,8 @@ async function main() {
   for (const r of results) {
     console.log(`${r.name.padEnd(10)} ${String(r.passing + r.failing).padStart(5)} ${seconds(r.ms).padStart(7)}   ${r.code === 0 ? 'passed' : `FAILED (${r.signal ?? `exit ${r.code}`})`}`);
   }
-  if (slowest > 0) printSlowest(scratch, results, slowest);
+  if (slowest > 0) printSlowest(timingsOf(scratch, results), slowest);
+  if (files > 0) printSlowestFiles(timingsOf(scratch, results), files);
   rmSync(scratch, { recursive: true, force: true });
   const failed = results.filter((r) => r.code !== 0);
   // A CI log often keeps only its tail, so each failed group's failures are printed again last, where
@@ -130,17 +134,36 @@ function failuresOf(text) {
   return at >= 0 ? text.slice(at).trimEnd() : text.trimEnd().split('\n').slice(-60).join('\n');
 }
 
-function printSlowest(scratch, results, count) {
-  const rows = results.flatMap((r) => {
+// Each group's rows of { file, title, ms }, as the timing reporter wrote them (none for a group that died).
+function timingsOf(scratch, results) {
+  return results.flatMap((r) => {
     try {
       return JSON.parse(readFileSync(join(scratch, `${r.name}.json`), 'utf8'));
     } catch {
       return [];
     }
   });
-  rows.sort((a, b) => b.ms - a.ms);
+}
+
+function printSlowest(rows, count) {
+  rows = [...rows].sort((a, b) => b.ms - a.ms);
   console.log(`\nthe ${count} slowest tests:`);
   for (const row of rows.slice(0, count)) console.log(`${String(row.ms).padStart(7)} ms  ${relative('.', row.file)}: ${row.title}`);
+}
+
+function printSlowestFiles(rows, count) {
+  const byFile = new Map();
+  for (const row of rows) {
+    const file = byFile.get(row.file) ?? { ms: 0, tests: 0 };
+    file.ms += row.ms;
+    if (!/"(before|after) (all|each)" hook/.test(row.title)) file.tests++;
+    byFile.set(row.file, file);
+  }
+  const sorted = [...byFile].sort((a, b) => b[1].ms - a[1].ms);
+  console.log(`\nthe ${count} files that took longest (tests and hooks):`);
+  for (const [file, { ms, tests }] of sorted.slice(0, count)) {
+    console.log(`${(ms / 1000).toFixed(1).padStart(7)} s  ${String(tests).padStart(4)} tests  ${relative('.', file)}`);
+  }
 }
 
 main().catch((err) => {
