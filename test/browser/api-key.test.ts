@@ -20,7 +20,7 @@ describe('the editor in Chromium on a server that needs a key', () => {
     await t.page.goto(server.url + '/');
     await replaceCode(t.page, 'html', '<p>keyed</p>');
   });
-  afterEach(() => t.context.close());
+  afterEach(() => t.close());
 
   /** Waits for the key dialog and answers it; resolves with the reason it showed. */
   async function answerKey(key: string | undefined): Promise<string> {
@@ -126,7 +126,7 @@ describe('the editor in Chromium on a server that saves nothing (no key, no anon
   beforeEach(async () => {
     t = await openPage();
   });
-  afterEach(() => t.context.close());
+  afterEach(() => t.close());
 
   it('says so at once, with the setting to change, and never asks for a key', async () => {
     const saves: string[] = [];
@@ -170,7 +170,7 @@ describe('the editor in Chromium on serve-bins with the key it made itself', fun
   beforeEach(async () => {
     t = await openPage();
   });
-  afterEach(() => t.context.close());
+  afterEach(() => t.close());
 
   it('saves at once after the address the server printed', async () => {
     const login = /open (http:\/\/\S+\?api_key=\S+)/.exec(server.stdout())![1]!;

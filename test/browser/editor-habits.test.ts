@@ -135,6 +135,7 @@ describe('editor habits in Chromium: resizing, shortcuts, Add library', () => {
 
   it('names the modifier ⌘ on a Mac, where Cmd+2 toggles the CSS pane', async () => {
     // A string: tsx would wrap a named function in a helper the page does not have.
+    t.retire(); // an init script stays with the page
     await t.page.addInitScript("Object.defineProperty(Navigator.prototype, 'platform', { get: () => 'MacIntel' })");
     await t.page.goto(server.url + '/');
     expect(await t.page.getAttribute('#save', 'title')).to.equal('Save (⌘S)');

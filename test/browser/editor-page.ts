@@ -51,5 +51,5 @@ export function withEditor(setServer: (server: TestBinServer) => void, setPage: 
     t = await openPage();
     setPage(t);
   });
-  afterEach(() => t.context.close());
+  afterEach(() => t.close());
 }

@@ -192,7 +192,7 @@ describe('the editor in Chromium on a phone', () => {
     t = await openPage({ viewport: { width: 390, height: 844 } });
   });
   after(async () => {
-    await t.context.close();
+    await t.close();
     await server.close();
   });
 

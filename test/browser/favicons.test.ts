@@ -35,7 +35,7 @@ describe('page icons and titles in Chromium', function () {
   beforeEach(async () => {
     t = await openPage();
   });
-  afterEach(() => t.context.close());
+  afterEach(() => t.close());
 
   for (const [page, path, title] of [
     ['the editor', '/', 'snippetkit'],

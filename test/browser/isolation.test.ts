@@ -42,7 +42,7 @@ describe('isolation of output pages and the editor, in Chromium', () => {
   beforeEach(async () => {
     t = await openPage();
   });
-  afterEach(() => t.context.close());
+  afterEach(() => t.close());
 
   /** Opens the other site's page framing `src`; resolves once the frame has answered and loaded. */
   async function frameFromOtherSite(src: string) {
@@ -97,7 +97,7 @@ describe('isolation with output.frameAncestors configured, in Chromium', () => {
       await t.page.goto(`${other.url}/frame?src=${encodeURIComponent(`${server.url}/${bin}`)}`);
       await t.page.frameLocator('#framed').locator('#shown', { hasText: 'bin output' }).waitFor();
     } finally {
-      await t.context.close();
+      await t.close();
       await Promise.all([server.close(), other.close()]);
     }
   });

@@ -79,7 +79,7 @@ describe('My bins in Chromium: sorting, deleting, summaries', () => {
     t = await openPage({ viewport: { width: 1400, height: 900 } });
   });
   afterEach(async () => {
-    await t.context.close();
+    await t.close();
     expect(t.errors).to.deep.equal([]);
   });
 
@@ -195,7 +195,7 @@ describe('My bins in Chromium with a key', () => {
   beforeEach(async () => {
     t = await openPage();
   });
-  afterEach(() => t.context.close());
+  afterEach(() => t.close());
 
   it('deletes with the session cookie the key gave the browser', async () => {
     await t.page.goto(`${server.url}/list?api_key=${KEY}`);
@@ -218,7 +218,7 @@ describe('My bins in Chromium on a read-only server', () => {
   beforeEach(async () => {
     t = await openPage();
   });
-  afterEach(() => t.context.close());
+  afterEach(() => t.close());
 
   it('offers no Delete button, says why, and a delete the page tries anyway is refused', async () => {
     await t.page.goto(`${server.url}/list`);

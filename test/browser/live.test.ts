@@ -15,7 +15,7 @@ describe('live sharing, remote rendering and debugging, in Chromium', () => {
     // Two contexts: the laptop's editor and a phone showing the output.
     [editor, remote] = await Promise.all([openPage(), openPage()]);
   });
-  afterEach(() => Promise.all([editor.context.close(), remote.context.close()]));
+  afterEach(() => Promise.all([editor.close(), remote.close()]));
 
   async function saveBin(html: string, css = '', javascript = ''): Promise<string> {
     return (await (await server.postForm('/api/save', { html, css, javascript })).json()).url;

@@ -16,7 +16,7 @@ describe('private bins in Chromium (reads need the key)', () => {
   beforeEach(async () => {
     t = await openPage();
   });
-  afterEach(() => t.context.close());
+  afterEach(() => t.close());
 
   async function privateBin(html: string, javascript = ''): Promise<string> {
     return (await server.store.append(undefined, () => ({ html, javascript, css: '', settings: {} }))).bin;

@@ -22,7 +22,7 @@ describe('the mock page edits the whole endpoint record', function () {
     });
   });
   afterEach(async () => {
-    await t.context.close();
+    await t.close();
     expect(t.errors).to.deep.equal([]);
   });
 

@@ -37,7 +37,7 @@ describe('the mock page against the server: round trips, its 400s, "Try it"', fu
     t = await openPage();
   });
   afterEach(async () => {
-    await t.context.close();
+    await t.close();
     await server.close();
     expect(t.errors).to.deep.equal([]);
   });

@@ -57,7 +57,7 @@ describe('the mock page as a workspace: list, endpoint and requests on one scree
     await addEndpoint(server, { name: 'orders', data: [] });
   });
   afterEach(async () => {
-    await t?.context.close();
+    await t?.close();
     await server.close();
     expect(t.errors).to.deep.equal([]);
   });
