@@ -43,6 +43,15 @@ describe('snippetkit serve in Chromium', function () {
     await screenshot(t.page, 'serve-mock-page');
   });
 
+  it('hands out endpoint URLs at the origin\'s /endpoint/, not under /mocks/', async () => {
+    await t.page.goto(`${server.url}/mocks/#endpoint/crew`);
+    await t.page.locator('#endpoint-form').waitFor();
+    expect(await t.page.locator('#endpoint-url').innerText()).to.equal(`${server.url}/endpoint/crew`);
+    await t.page.goto(`${server.url}/mocks/`);
+    await t.page.locator('#unmatched-empty .endpoint-base', { hasText: 'endpoint/' }).waitFor();
+    expect(await t.page.locator('#unmatched-empty .endpoint-base').textContent()).to.equal(`${server.url}/endpoint/`);
+  });
+
   it("runs a bin whose sandboxed page fetches /endpoint/… from its own origin", async () => {
     const html = '<p id=out>waiting</p><script>fetch("/endpoint/crew").then(r => r.json()).then(c => out.textContent = c[0].name)</script>';
     const saved = await fetch(`${server.url}/api/save`, { method: 'POST', body: new URLSearchParams({ html }) });

@@ -1,5 +1,6 @@
 // The mock server's page: a workspace of three regions (the endpoints, the one open, the requests
 // arriving), routed by the URL's hash (#new, #endpoint/<name>), so every server URL stays relative.
+import { endpointUrl, findEndpointBase } from './common/api.js';
 import { byId } from './common/dom.js';
 import { createEndpointView } from './endpoint-view.js';
 import { createListView } from './list-view.js';
@@ -62,16 +63,20 @@ function route(): void {
   byId('center').scrollTo(0, 0);
 }
 
-window.addEventListener('hashchange', route);
-route();
-if (location.hash.length > 1) void list.load();
-void unmatched.load();
-followServer({
-  revised: () => void list.load(),
-  called: (endpoints) => list.update(endpoints),
-  unmatched: () => unmatched.changed(),
-  reconnected: () => {
-    void list.load();
-    void unmatched.load();
-  },
+// The endpoints' base first: every URL the page hands out is drawn from it.
+void findEndpointBase().then(() => {
+  for (const span of document.querySelectorAll('.endpoint-base')) span.textContent = endpointUrl('');
+  window.addEventListener('hashchange', route);
+  route();
+  if (location.hash.length > 1) void list.load();
+  void unmatched.load();
+  followServer({
+    revised: () => void list.load(),
+    called: (endpoints) => list.update(endpoints),
+    unmatched: () => unmatched.changed(),
+    reconnected: () => {
+      void list.load();
+      void unmatched.load();
+    },
+  });
 });

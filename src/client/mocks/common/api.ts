@@ -105,11 +105,35 @@ export class ApiError extends Error {
 
 const segment = (name: string) => encodeURIComponent(name);
 
+// Where endpoints answer: beside this page's root on a mock server alone; at the origin's /endpoint/ on
+// `snippetkit serve`, where the page is at /mocks/ and /mocks/endpoint/… works too but is not the URL to
+// hand out (findEndpointBase).
+let endpointBase = new URL('endpoint/', ROOT);
+
+/**
+ * On `snippetkit serve` (its GET /api/whoami, one level above this page's root, names it), endpoints are
+ * handed out at its /endpoint/, under the same proxy prefix as this page. A mock server alone has no
+ * whoami (404), and the base stays where it was. Called once, before the page draws an endpoint's URL.
+ */
+export async function findEndpointBase(): Promise<void> {
+  const jointRoot = new URL('../', ROOT);
+  if (jointRoot.href === ROOT.href) return; // the page is at the origin's root: not under /mocks/
+  try {
+    const res = await fetch(new URL('api/whoami', jointRoot), { cache: 'no-store' });
+    const answer = res.ok ? ((await res.json()) as { server?: string; endpoints?: string }) : {};
+    if (answer.server === 'snippetkit serve' && typeof answer.endpoints === 'string') {
+      endpointBase = new URL(answer.endpoints.replace(/^\//, ''), jointRoot);
+    }
+  } catch {
+    // unreachable or not JSON: the endpoints are where this page's own server serves them
+  }
+}
+
 /**
  * Where an endpoint answers, under this page's origin and prefix (not the URL the server believes it
  * has). `path` is shown as given, `:id` and all, as the server's own `url` shows it.
  */
-export const endpointUrl = (path: string): string => `${new URL('endpoint/', ROOT).href}${path}`;
+export const endpointUrl = (path: string): string => `${endpointBase.href}${path}`;
 
 export const eventsUrl = (name: string): string => new URL(`api/endpoint/${segment(name)}/events`, ROOT).href;
 
