@@ -1,6 +1,7 @@
 import Koa from 'koa';
 import { errorHandler, HttpError } from '../http/errors.js';
 import { originGate, originPolicy } from '../http/origins.js';
+import { withoutSessionCookies } from '../http/session-cookie.js';
 import { isUnder } from '../http/under.js';
 import type { Handler } from '../server/listen.js';
 import { silentLogger, type Logger } from '../server/logger.js';
@@ -139,6 +140,8 @@ export function createMockHandler(options: MockAppOptions): Handler {
   const { serve } = shared;
   const koa = createMockApp(options, shared).callback();
   return (req, res) => {
+    // The bins' session cookie of a bin server on this host never reaches a log, a template or a proxy.
+    if (req.headers.cookie !== undefined) withoutSessionCookies(req);
     const url = req.url ?? '';
     if (!url.startsWith(PREFIX)) return koa(req, res);
     const query = url.indexOf('?', PREFIX.length);

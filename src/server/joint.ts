@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { Handler } from './listen.js';
 
 /** Where the mock server's page and management API live on the joint server: its `/…` is `/mocks/…` here. */
@@ -10,14 +10,6 @@ export const WHOAMI_PATH = '/api/whoami';
 
 /** The first path segments the joint server takes from the bin server: bin ids must never be these. */
 export const JOINT_WORDS = ['mocks', 'endpoint', 'whoami'] as const;
-
-/**
- * The names of the bin servers' browser session cookies (bins/auth/auth.ts: `snippetkit_<hmac>`). A
- * browser sends them with every request to the origin, /endpoint/ ones included, and the mock server
- * keeps request headers in its logs (open to anyone who may use the mock API) and forwards them with
- * --proxy: it never gets them.
- */
-export const BIN_COOKIE_PREFIX = 'snippetkit_';
 
 export type JointAnswer = {
   server: 'snippetkit serve';
@@ -48,7 +40,6 @@ export function jointHandler({ bins, mocks, version }: { bins: Handler; mocks: H
     // Endpoint answers carry the mock server's own sandbox CSP, so on the bins' origin too an HTML
     // answer runs at an opaque origin, away from the editor's session cookie.
     if (url.startsWith(ENDPOINT_PREFIX)) {
-      if (req.headers.cookie !== undefined) withoutBinCookies(req);
       return mocks(req, res);
     }
     if (url.startsWith(MOCKS_PREFIX)) {
@@ -57,7 +48,6 @@ export function jointHandler({ bins, mocks, version }: { bins: Handler; mocks: H
       if (rest === '' || rest.startsWith('?')) return redirect(res, `${MOCKS_PREFIX}/static/`);
       if (rest.startsWith('/')) {
         req.url = rest;
-        if (req.headers.cookie !== undefined) withoutBinCookies(req);
         return mocks(req, res);
       }
     }
@@ -72,25 +62,6 @@ export function jointHandler({ bins, mocks, version }: { bins: Handler; mocks: H
     }
     return bins(req, res);
   };
-}
-
-/** `req` with the bins' session cookies taken out of its Cookie header (and rawHeaders), other cookies kept. */
-function withoutBinCookies(req: IncomingMessage): void {
-  const cookie = req.headers.cookie;
-  if (cookie === undefined || !cookie.includes(BIN_COOKIE_PREFIX)) return;
-  const kept = cookie
-    .split(';')
-    .map((pair) => pair.trim())
-    .filter((pair) => pair !== '' && !pair.startsWith(BIN_COOKIE_PREFIX))
-    .join('; ');
-  if (kept === '') delete req.headers.cookie;
-  else req.headers.cookie = kept;
-  const raw: string[] = [];
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    if (req.rawHeaders[i]!.toLowerCase() !== 'cookie') raw.push(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-  }
-  if (kept !== '') raw.push('Cookie', kept);
-  req.rawHeaders = raw;
 }
 
 function redirect(res: ServerResponse, location: string): void {

@@ -74,13 +74,11 @@ describe('the joint server’s dispatch by path', () => {
     expect(seen.map((s) => s.app)).to.deep.equal(['bins']);
   });
 
-  it('takes the bins’ session cookies out of what reaches the mocks, header and raw header alike', async () => {
-    await fetch(`${base}/endpoint/x`, { headers: { Cookie: 'a=1; snippetkit_abc=secret; b=2' } });
-    await fetch(`${base}/mocks/api/endpoints`, { headers: { Cookie: 'snippetkit_abc=secret' } });
+  it('hands each request on with its cookies as they came: the mock handler takes the bins’ out itself', async () => {
+    await fetch(`${base}/endpoint/x`, { headers: { Cookie: 'a=1; snippetkit_abc=secret' } });
     await fetch(`${base}/api/x`, { headers: { Cookie: 'snippetkit_abc=secret' } });
     expect(seen).to.deep.equal([
-      { app: 'mocks', url: '/endpoint/x', cookie: 'a=1; b=2', rawCookie: ['a=1; b=2'] },
-      { app: 'mocks', url: '/api/endpoints', cookie: undefined, rawCookie: [] },
+      { app: 'mocks', url: '/endpoint/x', cookie: 'a=1; snippetkit_abc=secret', rawCookie: ['a=1; snippetkit_abc=secret'] },
       { app: 'bins', url: '/api/x', cookie: 'snippetkit_abc=secret', rawCookie: ['snippetkit_abc=secret'] },
     ]);
   });

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual, createHash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { HttpError } from '../../http/errors.js';
 import { judgePage, originPolicy } from '../../http/origins.js';
+import { SESSION_COOKIE_PREFIX } from '../../http/session-cookie.js';
 import type { BinConfig } from '../config/config.js';
 
 export const INVALID_KEY = 'The API key you provided is not valid';
@@ -53,7 +54,7 @@ export function anonymousReads(config: BinConfig): boolean {
 export function sessionCookie(config: BinConfig): { name: string; value: string } | undefined {
   const name = derived(config, 'cookie-name');
   const value = derived(config, 'session');
-  return name && value ? { name: `snippetkit_${name.slice(0, 10)}`, value } : undefined;
+  return name && value ? { name: `${SESSION_COOKIE_PREFIX}${name.slice(0, 10)}`, value } : undefined;
 }
 
 /**
