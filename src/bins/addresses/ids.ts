@@ -5,14 +5,14 @@ const VOWELS = 'aeiou';
 
 /**
  * The joint server's words (`snippetkit serve`, docs/serve.md): its mock page and API, its endpoints and
- * its whoami. Reserved on every bin server, so a data file moves between serve-bins and serve; a save
- * that names one is a 400 naming it.
+ * its whoami. No new bin takes one on any bin server, so a data file moves between serve-bins and serve: a
+ * save that names one is a 400 naming it. A bin saved under one before they were reserved is still read
+ * (its pages on serve-bins, its API anywhere), so no data file loses a bin to the words.
  */
 const JOINT_WORDS = new Set(['mocks', 'endpoint', 'whoami']);
 
 /** Words that are routes or files, never bins. */
 const RESERVED = new Set([
-  ...JOINT_WORDS,
   'api', 'save', 'edit', 'static', 'status', 'latest', 'quiet', 'watch', 'source', 'download', 'new', 'clone',
   'help', 'login', 'logout', 'register', 'list', 'embed', 'settings', 'admin', 'account', 'auth', 'user', 'users',
   'runner', 'dist', 'assets', 'js', 'css', 'html', 'images', 'fonts', 'public', 'templates', 'index', 'null',

@@ -6,7 +6,7 @@ import type { Handler } from '../../server/listen.js';
 import { leaveFastFailure, saveAnswer, type SaveAnswer } from './save.js';
 import type { BinConfig } from '../config/config.js';
 import { apiCorsPolicy } from './fast-read.js';
-import { ID_CHARS, normalizeId } from '../addresses/ids.js';
+import { ID_CHARS, jointWord, normalizeId } from '../addresses/ids.js';
 import { readSaveInput } from './save-input.js';
 import type { BinStore } from '../store/store.js';
 
@@ -37,7 +37,8 @@ export function fastApiSaves(store: BinStore, config: BinConfig, fallback: Handl
         : null;
     const named = match?.[1];
     const bin = named === undefined ? undefined : normalizeId(named);
-    if (!match || (named !== undefined && bin === undefined)) return fallback(req, res);
+    // A joint server's word is the Koa route's 400 to tell (api.ts saveParam).
+    if (!match || (named !== undefined && (bin === undefined || jointWord(named)))) return fallback(req, res);
     readUtf8(req, limit)
       .then((text) => saveAnswer(store, bin, readSaveInput(parseForm(text), config)))
       .then(

@@ -154,6 +154,20 @@ describe('bin REST API', () => {
       }
       expect(await server.store.list()).to.deep.equal([]);
     });
+
+    it('still reads a bin saved under one of those words before they were reserved, and takes no new revision of it', async () => {
+      // As in a data file of an older version: the store takes any id.
+      await server.store.append('mocks', () => ({ html: '<p>old</p>', javascript: '', css: '', settings: {} }));
+      const read = await server.fetch('/api/mocks');
+      expect(read.status).to.equal(200);
+      expect(await read.json()).to.include({ url: 'mocks', snapshot: 1, html: '<p>old</p>' });
+      const page = await server.fetch('/mocks/1');
+      expect(page.status).to.equal(200);
+      expect(await page.text()).to.include('<p>old</p>');
+      const res = await server.postForm('/api/mocks/save', { html: 'new' });
+      expect(res.status).to.equal(400);
+      expect((await server.store.revisions('mocks')).length).to.equal(1);
+    });
   });
 
   describe('DELETE and listing', () => {
