@@ -1,6 +1,7 @@
 /**
  * What a bin's page reports while it runs: console calls, uncaught errors, and every fetch and
- * XMLHttpRequest (method, URL, status, duration, response size). Plain ES5 in a string because it runs
+ * XMLHttpRequest (method, URL, status, duration, response size, and which mock endpoint answered: the
+ * mock server's X-Snippetkit-Answer, exposed to every origin, read only where the browser allows). Plain ES5 in a string because it runs
  * in the bin's page, first of all its scripts. `deliver` is the source of a function taking one record:
  * the editor's preview posts it to its parent, an output page sends it to the server.
  */
@@ -20,11 +21,18 @@ export function captureScript(deliver: string, jsSourceUrl: string): string {
   function send(level, args) {
     try { deliver({ snippetkit: 'console', level: level, args: args }); } catch (e) {}
   }
-  function network(method, url, status, started, size) {
+  function network(method, url, status, started, size, answer) {
     try {
-      deliver({ snippetkit: 'network', method: String(method || 'GET').toUpperCase(), url: String(url), status: status,
-        ms: Math.round(performance.now() - started), size: size });
+      var record = { snippetkit: 'network', method: String(method || 'GET').toUpperCase(), url: String(url), status: status,
+        ms: Math.round(performance.now() - started), size: size };
+      if (typeof answer === 'string' && answer) record.answer = answer.slice(0, 200);
+      deliver(record);
     } catch (e) {}
+  }
+  // From the headers a script may read: getResponseHeader on a header not exposed logs a refusal.
+  function answerOfXhr(xhr) {
+    var found = /(?:^|\\n)x-snippetkit-answer: *([^\\r\\n]*)/i.exec(xhr.getAllResponseHeaders() || '');
+    return found ? found[1] : null;
   }
   ['log', 'info', 'warn', 'error', 'debug'].forEach(function (level) {
     var original = console[level];
@@ -61,8 +69,9 @@ export function captureScript(deliver: string, jsSourceUrl: string): string {
       var url = typeof input === 'string' ? input : (input && input.url) || String(input);
       return originalFetch.apply(this, arguments).then(function (res) {
         // The size from a clone, so the page still reads its own body.
-        res.clone().arrayBuffer().then(function (b) { network(method, res.url || url, res.status, started, b.byteLength); },
-          function () { network(method, res.url || url, res.status, started, null); });
+        var answer = res.headers.get('x-snippetkit-answer');
+        res.clone().arrayBuffer().then(function (b) { network(method, res.url || url, res.status, started, b.byteLength, answer); },
+          function () { network(method, res.url || url, res.status, started, null, answer); });
         return res;
       }, function (err) {
         network(method, url, 0, started, null);
@@ -84,7 +93,9 @@ export function captureScript(deliver: string, jsSourceUrl: string): string {
         var body = xhr.response;
         size = typeof body === 'string' ? new Blob([body]).size : body && body.byteLength !== undefined ? body.byteLength : body && body.size !== undefined ? body.size : null;
       } catch (e) {}
-      network(info.method, xhr.responseURL || info.url, xhr.status, started, size);
+      var answer = null;
+      try { answer = answerOfXhr(xhr); } catch (e) {}
+      network(info.method, xhr.responseURL || info.url, xhr.status, started, size, answer);
     });
     return sendXhr.apply(this, arguments);
   };
@@ -92,7 +103,16 @@ export function captureScript(deliver: string, jsSourceUrl: string): string {
 }
 
 export type ConsoleRecord = { snippetkit: 'console'; level: string; args: string[] };
-export type NetworkRecord = { snippetkit: 'network'; method: string; url: string; status: number; ms: number; size: number | null };
+export type NetworkRecord = {
+  snippetkit: 'network';
+  method: string;
+  url: string;
+  status: number;
+  ms: number;
+  size: number | null;
+  /** Which mock endpoint and response answered (`users #1`), when a mock server said so. */
+  answer?: string;
+};
 export type CaptureRecord = ConsoleRecord | NetworkRecord;
 
 export function isCaptureRecord(data: unknown): data is CaptureRecord {

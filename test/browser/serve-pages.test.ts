@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { startServerProcess, type ServerProcess } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 import { screenshot, usePage } from './browser.js';
+import { replaceCode } from './editor-page.js';
 
 // `snippetkit serve` in Chromium: the mock page works under /mocks/, and a bin's sandboxed output page
 // calls /endpoint/… on its own origin with a relative URL.
@@ -50,6 +51,32 @@ describe('snippetkit serve in Chromium', function () {
     await t.page.goto(`${server.url}/mocks/`);
     await t.page.locator('#unmatched-empty .endpoint-base', { hasText: 'endpoint/' }).waitFor();
     expect(await t.page.locator('#unmatched-empty .endpoint-base').textContent()).to.equal(`${server.url}/endpoint/`);
+  });
+
+  it('says in the editor\'s console which endpoint and response answered a call (→ crew, → login #1)', async () => {
+    const added = await fetch(`${server.url}/mocks/api/endpoint/login`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ data: { ok: true }, responses: [{ when: { method: ['POST'] }, statusCode: 401, data: { ok: false } }] }),
+    });
+    expect(added.status).to.equal(201);
+    await t.page.goto(`${server.url}/`);
+    const code = [
+      "fetch('/endpoint/crew');",
+      "const x = new XMLHttpRequest(); x.open('POST', '/endpoint/login'); x.send('{}');",
+      "fetch('/api/whoami').catch(() => {}); // not a mock, and no CORS: a failed call, named by no endpoint",
+    ].join('\n');
+    await replaceCode(t.page, 'javascript', code);
+    const lines = t.page.locator('#console-log li.network');
+    await t.page.locator('#console-log li.network', { hasText: 'whoami' }).waitFor();
+    await t.page.locator('#console-log li.network', { hasText: 'login' }).waitFor();
+    await t.page.locator('#console-log li.network', { hasText: 'crew' }).waitFor();
+    const texts = await lines.allInnerTexts();
+    const line = (part: string) => texts.find((text) => text.includes(part))!;
+    expect(line('/endpoint/crew')).to.match(/^GET http:\/\/127\.0\.0\.1:\d+\/endpoint\/crew 200 · \d+ ms · \d+ B → crew$/);
+    expect(line('/endpoint/login')).to.match(/ 401 · \d+ ms · \d+ B → login #1$/);
+    expect(line('/api/whoami')).not.to.include('→');
+    await screenshot(t.page, 'serve-console-answers');
   });
 
   it("runs a bin whose sandboxed page fetches /endpoint/… from its own origin", async () => {

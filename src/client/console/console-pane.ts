@@ -12,10 +12,14 @@ const LEVELS = new Set(['log', 'info', 'warn', 'error', 'debug', 'result', 'inpu
 /** Enough lines to debug with; a bin logging in a loop must not grow the page without end. */
 const MAX_LINES = 500;
 
-/** "GET https://x/y 200 · 12 ms · 1.2 KB", the line a fetch or XMLHttpRequest gets. */
+/**
+ * "GET https://x/y 200 · 12 ms · 1.2 KB", the line a fetch or XMLHttpRequest gets, and "→ users #1" after
+ * it when a mock endpoint answered (its response #1; the endpoint's name alone for its own answer).
+ */
 export function networkText(r: Extract<CaptureRecord, { snippetkit: 'network' }>): string {
   const size = r.size === null ? '' : r.size < 1024 ? ` · ${r.size} B` : ` · ${(r.size / 1024).toFixed(1)} KB`;
-  return `${r.method} ${r.url} ${r.status === 0 ? 'failed' : r.status} · ${r.ms} ms${size}`;
+  const answer = typeof r.answer === 'string' && r.answer !== '' ? ` → ${r.answer}` : '';
+  return `${r.method} ${r.url} ${r.status === 0 ? 'failed' : r.status} · ${r.ms} ms${size}${answer}`;
 }
 
 /** Shows what the preview `frame` (and remote output pages) report in the `#console-log` list. */

@@ -18,12 +18,20 @@ export const ENDPOINT_CORS: CorsPolicy = {
  */
 export const ENDPOINT_SANDBOX = 'sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads';
 
+/**
+ * Which endpoint, and which of its responses, answered: `users #1`, or `users` for the endpoint's own
+ * answer. The editor's console shows it after a call (`→ users #1`), and so can any client; exposed to
+ * scripts of every origin with the endpoint's other headers. An endpoint's own header of that name wins.
+ */
+export const ANSWER_HEADER = 'X-Snippetkit-Answer';
+
 // Statuses that never carry content (RFC 9110 15.3.5, 15.3.6, 15.4.5; docs/mock-api.md): the data is not sent.
 export const NO_BODY = new Set([204, 205, 304]);
 
 /**
  * The head of an endpoint's answer as node's flat [name, value, ...] list: content type and
- * length, CORS, then the endpoint's own headers, which win over ours by name; the sandbox always.
+ * length, which answered (`answeredBy`, when an endpoint did), CORS, then the endpoint's own headers,
+ * which win over ours by name; the sandbox always.
  */
 export function buildHead(
   status: number,
@@ -31,6 +39,7 @@ export function buildHead(
   length: number,
   type: string,
   cors: boolean,
+  answeredBy?: string,
 ): string[] {
   const names = Object.keys(custom);
   const given = new Set(names.map((name) => name.toLowerCase()));
@@ -46,8 +55,10 @@ export function buildHead(
     // connection stays reusable (RFC 9110 15.3.6 allows Content-Length: 0, forbids it on 204).
     head.push('Content-Length', '0');
   }
-  // Custom headers are exposed so scripts can read them.
-  if (cors) for (const [name, value] of corsHeaders(ENDPOINT_CORS, names)) add(name, value);
+  if (answeredBy !== undefined) add(ANSWER_HEADER, answeredBy);
+  // Custom headers are exposed so scripts can read them, and which endpoint answered.
+  const exposed = answeredBy === undefined ? names : [ANSWER_HEADER, ...names];
+  if (cors) for (const [name, value] of corsHeaders(ENDPOINT_CORS, exposed)) add(name, value);
   for (const name of names) head.push(name, custom[name]!);
   head.push('Content-Security-Policy', ENDPOINT_SANDBOX);
   return head;

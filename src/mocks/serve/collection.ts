@@ -46,7 +46,7 @@ export function createCollectionServer(options: CollectionServerOptions): ServeC
   const answer = (req: IncomingMessage, res: ServerResponse, record: StoredMock, log: Log, got: CollectionAnswer) => {
     log(got.status);
     const body = Buffer.from(JSON.stringify(got.value));
-    const head = buildHead(got.status, record.headers ?? {}, body.length, 'application/json; charset=utf-8', cors);
+    const head = buildHead(got.status, record.headers ?? {}, body.length, 'application/json; charset=utf-8', cors, record.name);
     later(res, draw(record.delay), () => {
       if (res.destroyed) return;
       res.writeHead(got.status, [...head, ...(got.headers ?? [])]);

@@ -196,9 +196,9 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
 
 /** A plain endpoint's fixed answer, its head built once. */
 function plainAnswer(endpoint: Endpoint, cors: boolean): Answer {
-  const { statusCode: status, headers = {} } = endpoint.record;
+  const { statusCode: status, headers = {}, name } = endpoint.record;
   const { body } = endpoint;
-  return { status, head: buildHead(status, headers, body.length, 'application/json; charset=utf-8', cors), body };
+  return { status, head: buildHead(status, headers, body.length, 'application/json; charset=utf-8', cors, name), body };
 }
 
 function send(req: IncomingMessage, res: ServerResponse, answer: Answer): void {

@@ -2,6 +2,7 @@ import type { Delay, Fault, Pick, ResponseRecord, StoredMock } from '../record/r
 import { compileRecord, type CompiledRecord } from '../record/templates.js';
 import { TemplateError, useCpuBudget, type TemplateInput } from '../templates/template.js';
 import { CpuBudgetExceeded, DEFAULT_MAX_REQUEST_CPU, startCpuBudget } from '../../gates/cpu-budget.js';
+import { responseNumber } from '../../shared/response-label.js';
 import { buildHead } from './answer-head.js';
 import { matchesWhen } from './when-match.js';
 
@@ -83,6 +84,7 @@ type Shared = { cors: boolean; maxRequestCpu: number; templates: CompiledRecord 
 function variant(record: StoredMock, index: number | null, from: ResponseRecord, shared: Shared): Variant {
   const { cors, maxRequestCpu, templates } = shared;
   const status = from.statusCode ?? record.statusCode;
+  const answeredBy = index === null ? record.name : `${record.name} ${responseNumber(index)}`;
   // A response's data or body replaces both of the endpoint's; its headers are added to the endpoint's by name.
   const own = from.json !== undefined || from.body !== undefined;
   const json = own ? from.json : record.json;
@@ -98,7 +100,7 @@ function variant(record: StoredMock, index: number | null, from: ResponseRecord,
   };
   if (templates === undefined) {
     const body = Buffer.from(json ?? text ?? '', 'utf8');
-    const answer: Answer = { status, head: buildHead(status, headers, body.length, type, cors), body };
+    const answer: Answer = { status, head: buildHead(status, headers, body.length, type, cors, answeredBy), body };
     return { ...base, answer: () => answer };
   }
   if (templates instanceof TemplateError) {
@@ -123,7 +125,7 @@ function variant(record: StoredMock, index: number | null, from: ResponseRecord,
         const body = Buffer.from(renderBody(input!), 'utf8');
         const rendered: Record<string, string> = {};
         for (const [name, render] of renderHeaders) rendered[name] = render(input!);
-        return { status, head: buildHead(status, rendered, body.length, type, cors), body };
+        return { status, head: buildHead(status, rendered, body.length, type, cors, answeredBy), body };
       } catch (err) {
         if (err instanceof CpuBudgetExceeded) return overBudget(err, cors);
         throw err;

@@ -80,9 +80,24 @@ describe('GET /endpoint/<name>', () => {
     expect(res.headers.get('access-control-allow-origin')).to.equal('*');
   });
 
-  it('exposes the stored headers to browser scripts', async () => {
+  it('exposes the stored headers to browser scripts, and which endpoint answered', async () => {
     const res = await server.fetch('/endpoint/created', { headers: { origin: 'http://example.test' } });
-    expect(res.headers.get('access-control-expose-headers')).to.equal('X-Trace');
+    expect(res.headers.get('access-control-expose-headers')).to.equal('X-Snippetkit-Answer, X-Trace');
+    expect(res.headers.get('x-snippetkit-answer')).to.equal('created');
+  });
+
+  it('names the response that answered: the endpoint alone for its own answer, #1 for responses[0]', async () => {
+    await addEndpoint(server, {
+      name: 'login',
+      data: { ok: true },
+      responses: [{ when: { method: ['POST'] }, statusCode: 401, data: { ok: false } }],
+    });
+    const post = await server.fetch('/endpoint/login', { method: 'POST' });
+    expect([post.status, post.headers.get('x-snippetkit-answer')]).to.deep.equal([401, 'login #1']);
+    const get = await server.fetch('/endpoint/login');
+    expect([get.status, get.headers.get('x-snippetkit-answer')]).to.deep.equal([200, 'login']);
+    await addEndpoint(server, { name: 'hello', data: { hi: '{{query.who}}' }, template: true });
+    expect((await server.fetch('/endpoint/hello?who=x')).headers.get('x-snippetkit-answer')).to.equal('hello');
   });
 
   it('answers a CORS preflight with 204, every method and the asked headers', async () => {
