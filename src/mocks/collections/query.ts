@@ -62,7 +62,6 @@ export async function queryList(all: Item[], query: Query, url: string, budget: 
   const limit = first(query._per_page) ?? first(query._limit);
   if (page === undefined && end === undefined && first(query._limit) === undefined) return { items, headers };
   headers.push('X-Total-Count', String(items.length));
-  headers.push('Access-Control-Expose-Headers', page === undefined ? 'X-Total-Count' : 'X-Total-Count, Link');
   const start = toInt(first(query._start)) ?? 0;
   if (page !== undefined) {
     const current = Math.max(toInt(page) ?? 1, 1);

@@ -46,10 +46,18 @@ export function createCollectionServer(options: CollectionServerOptions): ServeC
   const answer = (req: IncomingMessage, res: ServerResponse, record: StoredMock, log: Log, got: CollectionAnswer) => {
     log(got.status);
     const body = Buffer.from(JSON.stringify(got.value));
-    const head = buildHead(got.status, record.headers ?? {}, body.length, 'application/json; charset=utf-8', cors, record.name);
+    // The answer's own headers (X-Total-Count, Link, Retry-After) are exposed to scripts as the record's
+    // are, in the one Access-Control-Expose-Headers line buildHead makes; the record's win by name.
+    const custom: Record<string, string> = {};
+    const extra = got.headers ?? [];
+    for (let i = 0; i < extra.length; i += 2) custom[extra[i]!] = extra[i + 1]!;
+    const given = new Set(Object.keys(record.headers ?? {}).map((name) => name.toLowerCase()));
+    for (const name of Object.keys(custom)) if (given.has(name.toLowerCase())) delete custom[name];
+    Object.assign(custom, record.headers);
+    const head = buildHead(got.status, custom, body.length, 'application/json; charset=utf-8', cors, record.name);
     later(res, draw(record.delay), () => {
       if (res.destroyed) return;
-      res.writeHead(got.status, [...head, ...(got.headers ?? [])]);
+      res.writeHead(got.status, head);
       res.end(req.method === 'HEAD' ? undefined : body);
     });
   };

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { get } from 'node:http';
 import { addEndpoint, startMockServer, type TestMockServer } from '../server.js';
 import { jsonServerDb, QUERY_CASES } from './json-server-db.js';
 
@@ -41,6 +42,18 @@ describe('collections: json-server README query examples', () => {
         'rel="prev", </endpoint/posts?_page=3&_limit=10&user=c>; rel="next", ' +
         '</endpoint/posts?_page=3&_limit=10&user=c>; rel="last"',
     );
+  });
+
+  it('exposes its page headers to scripts in one Access-Control-Expose-Headers line', async () => {
+    // fetch joins repeated headers, so the raw head is read: two lines would be two lines here.
+    const raw = await new Promise<string[]>((resolve, reject) => {
+      get(`${server.url}/endpoint/posts?_page=2&_limit=10`, (res) => {
+        res.resume();
+        resolve(res.rawHeaders);
+      }).on('error', reject);
+    });
+    const exposed = raw.filter((_, i) => i % 2 === 1 && /^access-control-expose-headers$/i.test(raw[i - 1]!));
+    expect(exposed).to.deep.equal(['X-Snippetkit-Answer, X-Total-Count, Link']);
   });
 
   it('answers one item by id, and 404 with {} for a missing one', async () => {
