@@ -3,7 +3,7 @@
 // then times `serve-mocks` starting on it: the start-up cost of loading saved request logs.
 // Usage: node bench/fill-mocks.js FILE [ENDPOINTS ENTRIES]   (without counts: only time the start-up)
 import { spawn } from 'node:child_process';
-import { openMockStore } from '../dist/mocks/store/store.js';
+import { openMockStore } from '../dist/mocks/store/open-store.js';
 import { openSqliteMocks } from '../dist/mocks/engines/sqlite.js';
 import { CLI } from './lib.js';
 

@@ -1,7 +1,7 @@
 // The mock server under test, alone in its process so /proc/<pid>/stat holds only its CPU time:
 // createMockHandler from dist/ on DATA_FILE, behind the Host check and listen() that `serve-mocks`
 // uses on loopback. Prints its URL like bare-server.js; SIGTERM saves pending logs and exits.
-import { openMockStore } from '../dist/mocks/store/store.js';
+import { openMockStore } from '../dist/mocks/store/open-store.js';
 import { createMockHandler } from '../dist/mocks/app.js';
 import { guardHost } from '../dist/server/host-check.js';
 import { listen } from '../dist/server/listen.js';

@@ -10,7 +10,7 @@ import { MOCK, load, log, startBareLike, startChild } from './lib.js';
 import { median, paired, versusBare, versusBase } from './rounds.js';
 
 import { RouteTable } from '../dist/mocks/store/route-table.js';
-import { openMockStore } from '../dist/mocks/store/store.js';
+import { openMockStore } from '../dist/mocks/store/open-store.js';
 
 /** Sequential requests per server per round in the lookup rows over HTTP. */
 const LOOKUPS = 5000;

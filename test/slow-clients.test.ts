@@ -6,7 +6,8 @@ import { openBinStore, type BinStore } from '../src/bins/store/store.js';
 import { loadBinConfig, mergeDeep } from '../src/cli/serve-bins/config.js';
 import type { BinConfig } from '../src/bins/config/config.js';
 import { createMockHandler } from '../src/mocks/app.js';
-import { openMockStore, type MockStore } from '../src/mocks/store/store.js';
+import { openMockStore } from '../src/mocks/store/open-store.js';
+import type { MockStore } from '../src/mocks/store/store.js';
 import { listen, type RunningServer } from '../src/server/listen.js';
 import { tempDir } from './helpers/temp.js';
 

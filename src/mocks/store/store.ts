@@ -1,5 +1,4 @@
 import { createKeyQueue } from '../../store/key-queue.js';
-import { openSharedEngine } from '../../store/shared-engine.js';
 import type { MockInput, StoredMock } from '../record/record.js';
 import { silentLogger, type Logger } from '../../server/logger.js';
 import { MemoryBudget } from '../../gates/memory-budget.js';
@@ -15,7 +14,6 @@ import { followChanges } from './follow-changes.js';
 import { patternOf, toEndpoint, type Endpoint } from './endpoint.js';
 import { conflictError, fromSourceError, fullError, noMemoryError } from './refusals.js';
 import type { MockEngine } from '../engines/engine.js';
-import { openSqliteMocks } from '../engines/sqlite.js';
 
 export type { StoredMock } from '../record/record.js';
 
@@ -99,29 +97,6 @@ export const DEFAULT_STORE_OPTIONS: MockStoreOptions = {
   maxStoreBytes: MOCK_DEFAULTS.maxStoreBytes,
   logger: silentLogger,
 };
-
-/** Opens (and locks) the SQLite file and loads every endpoint, its counters and its log into memory. */
-export async function openMockStore(file: string, options: Partial<MockStoreOptions> = {}): Promise<MockStore> {
-  return storeOver(await openSqliteMocks(file), options);
-}
-
-/** Opens the mocks on a shared store (PostgreSQL, Redis) named by URL (store/shared-engine.ts). */
-export async function openSharedMockStore(url: string, options: Partial<MockStoreOptions> = {}): Promise<MockStore> {
-  const engine = await openSharedEngine<MockEngine>(url, {
-    postgres: async (target, pool) => (await import('../engines/postgres.js')).openPostgresMocks(target, pool),
-    redis: async (target, prefix) => (await import('../engines/redis.js')).openRedisMocks(target, { prefix }),
-  });
-  return storeOver(engine, options);
-}
-
-async function storeOver(engine: MockEngine, options: Partial<MockStoreOptions>): Promise<MockStore> {
-  try {
-    return await createMockStore(engine, { ...DEFAULT_STORE_OPTIONS, ...options });
-  } catch (err) {
-    await engine.close();
-    throw err;
-  }
-}
 
 /** The store over one engine, which it closes on close(). */
 export async function createMockStore(engine: MockEngine, options: MockStoreOptions): Promise<MockStore> {

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { createFileSource, type FileSource } from '../../../src/mocks/sources/file.js';
 import { createSourceLoader, type SourceLoader, type SourceParser } from '../../../src/mocks/sources/loader.js';
 import { MAX_SOURCE_FILE_BYTES } from '../../../src/mocks/sources/read-source.js';
-import { openMockStore, type MockStore } from '../../../src/mocks/store/store.js';
+import { openMockStore } from '../../../src/mocks/store/open-store.js';
+import type { MockStore } from '../../../src/mocks/store/store.js';
 import { tempDir } from '../../helpers/temp.js';
 import { until } from '../../helpers/until.js';
 

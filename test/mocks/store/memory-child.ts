@@ -2,7 +2,7 @@
 // heap this server alone keeps (memory-budget.test.ts). Argument: the budgets, as JSON.
 import { join } from 'node:path';
 import { createMockHandler } from '../../../src/mocks/app.js';
-import { openMockStore } from '../../../src/mocks/store/store.js';
+import { openMockStore } from '../../../src/mocks/store/open-store.js';
 import { listen } from '../../../src/server/listen.js';
 import { MemoryBudget, type MemoryLimits } from '../../../src/gates/memory-budget.js';
 import { tempDir } from '../../helpers/temp.js';

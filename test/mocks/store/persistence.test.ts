@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/temp.js';
-import { openMockStore } from '../../../src/mocks/store/store.js';
+import { openMockStore } from '../../../src/mocks/store/open-store.js';
 import { addEndpoint, startMockServer } from '../server.js';
 
 describe('mock storage across restarts', () => {

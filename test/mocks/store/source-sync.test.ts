@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { join } from 'node:path';
 import { recordFileParser } from '../../../src/mocks/sources/record-file-parser.js';
 import { createSourceLoader } from '../../../src/mocks/sources/loader.js';
-import { openMockStore, type MockStore } from '../../../src/mocks/store/store.js';
+import { openMockStore } from '../../../src/mocks/store/open-store.js';
+import type { MockStore } from '../../../src/mocks/store/store.js';
 import { tempDir } from '../../helpers/temp.js';
 
 // The loader and the store as serve-mocks --dir and --openapi use them, over a real data file.
