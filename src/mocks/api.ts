@@ -67,6 +67,9 @@ export function apiRouter(options: ApiOptions): Router {
 
   addUnmatchedRoutes(router, store);
 
+  // One call back to a clean state, for a test suite's beforeEach (docs/testing-with-mocks.md).
+  router.post('/reset', async (ctx) => sendJson(ctx, { success: true, ...(await store.reset()) }));
+
   // The page's server-wide stream: hit counts, endpoint changes, unmatched requests (Server-Sent Events).
   router.get('/events', (ctx) => {
     const { feed, eventKeepAliveMs: keepAliveMs, maxEventStreams: maxStreams } = options;

@@ -56,6 +56,11 @@ export type MockStore = {
    * a SourceRecordError (with the refused input's index) leaves the source's endpoints as they were.
    */
   syncSource(source: string, inputs: MockInput[]): Promise<SourceChange>;
+  /**
+   * Back to a clean state, for a test suite between tests: endpoints the API made are deleted; those of
+   * files stay, with fresh counters, logs and collection data; the unmatched log is emptied.
+   */
+  reset(): Promise<{ deleted: number; kept: number }>;
   /** Empties the endpoint's request log, in the file too; false when there is no such endpoint. */
   clearLog(name: string): Promise<boolean>;
   /** Tells the other instances on the store of a request an endpoint served here (already counted and logged). */
@@ -193,6 +198,15 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
     outgoing.clear();
   };
 
+  const remove = async (name: string, endpoint: Endpoint) => {
+    if (!(await engine.endpoints.delete(name))) throw new Error(`the data file did not delete endpoint '${name}'`);
+    followed.wrote(name);
+    endpoints.delete(name);
+    routes.remove(name);
+    await journal.drop(name, endpoint.stats);
+    await collections.reset(name);
+  };
+
   const held = new Set<Promise<unknown>>();
   const store: MockStore = {
     file: engine.where,
@@ -211,14 +225,27 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
         const endpoint = endpoints.get(name);
         if (!endpoint) return false;
         if (endpoint.source) throw fromSourceError(name, endpoint.source);
-        if (!(await engine.endpoints.delete(name))) throw new Error(`the data file did not delete endpoint '${name}'`);
-        followed.wrote(name);
-        endpoints.delete(name);
-        routes.remove(name);
-        await journal.drop(name, endpoint.stats);
-        await collections.reset(name);
+        await remove(name, endpoint);
         return true;
       }),
+    async reset() {
+      let deleted = 0;
+      for (const name of [...endpoints.keys()]) {
+        await queue.run(name, async () => {
+          const endpoint = endpoints.get(name);
+          if (!endpoint) return;
+          if (!endpoint.source) return void (await remove(name, endpoint), deleted++);
+          // A file's endpoint stays as the file says, counted from nothing, with its collection's first data.
+          await journal.drop(name, endpoint.stats);
+          const fresh = toEndpoint(endpoint.record, journal.statsFor(name), endpoint.source);
+          endpoints.set(name, fresh);
+          routes.set(name, patternOf(fresh.record), fresh.record.methods, fresh);
+          await collections.reset(name);
+        });
+      }
+      store.unmatched.clear();
+      return { deleted, kept: endpoints.size };
+    },
     syncSource,
     clearLog: async (name) => {
       const endpoint = endpoints.get(name);

@@ -1,0 +1,185 @@
+import { createMockHandler } from '../mocks/app.js';
+import { RequestFeed } from '../mocks/log/feed.js';
+import type { LoggedRequest } from '../mocks/log/request-log.js';
+import type { Delay, MockInput, ResponseRecord } from '../mocks/record/record.js';
+import { openMemoryMockStore, openMockStore, openSharedMockStore } from '../mocks/store/open-store.js';
+import type { MockStore } from '../mocks/store/store.js';
+import { checksHost, guardHost } from '../server/host-check.js';
+import { listen } from '../server/listen.js';
+import { silentLogger, type Logger } from '../server/logger.js';
+import { apiClient } from './api-client.js';
+
+export type MockServerOptions = {
+  /** 0 (the default): a free port, read back from `port` and `url`. */
+  port?: number;
+  /** 127.0.0.1 by default; the Host check guards a loopback address as serve-mocks does. */
+  host?: string;
+  /** A SQLite file to keep the endpoints in; without it (and `store`) they live in memory only. */
+  data?: string;
+  /** A shared store: postgres://… or redis://… (docs/stores.md). */
+  store?: string;
+  /** Endpoints to add before the server answers, as `add` takes them. */
+  endpoints?: MockRecord[];
+  /** Where the server says what it does; silent by default, so a test's output stays its own. */
+  logger?: Logger;
+  /** The limits and policies of serve-mocks' flags of the same names (docs/serve-mocks.md), same defaults. */
+  maxDelay?: number;
+  maxBody?: number;
+  /** false: no CORS headers (`--no-cors`). */
+  cors?: boolean;
+  corsOrigins?: string[];
+  maxRequestCpu?: number;
+  logSize?: number;
+  maxEndpoints?: number;
+  maxLogBytes?: number;
+  maxStoreBytes?: number;
+};
+
+/** One of an endpoint's `responses`, as docs/mock-api.md describes it. */
+export type MockResponse = Omit<ResponseRecord, 'json'> & { data?: unknown };
+
+/** An endpoint as docs/mock-api.md describes it (the body of `PUT /api/endpoint/add`); the server fills defaults. */
+export type MockRecord = Omit<MockInput, 'json' | 'statusCode' | 'delay' | 'responses'> & {
+  statusCode?: number;
+  delay?: Delay;
+  data?: unknown;
+  responses?: MockResponse[];
+};
+
+/** The record as stored, defaults filled in: what `add` and `put` resolve with. */
+export type StoredRecord = MockRecord & { statusCode: number; delay: Delay };
+
+/** What the API answers for one endpoint: its stored record with counters and its URL. */
+export type MockDetails = StoredRecord & {
+  hits: number; lastCall: string | null; created: string; updated: string; url: string };
+
+/** One line of `list()`. */
+export type MockSummary = {
+  name: string;
+  path: string;
+  methods: string[] | null;
+  statusCode: number;
+  hits: number;
+  lastCall: string | null;
+  url: string;
+  source?: string;
+};
+
+export type { LoggedRequest };
+
+/** Which of an endpoint's requests `requests()` gives. */
+export type RequestFilter = { method?: string };
+
+export type MockServer = {
+  /** The server's origin, e.g. http://127.0.0.1:41234 */
+  readonly url: string;
+  readonly port: number;
+  /** The URL an endpoint's path is served at: `endpointUrl('users/7')`. */
+  endpointUrl(path: string): string;
+  /** Creates an endpoint; one of the same name is a MockApiError 409. Resolves with the stored record. */
+  add(record: MockRecord): Promise<StoredRecord>;
+  /** Creates or replaces the endpoint of `record.name`. */
+  put(record: MockRecord): Promise<StoredRecord>;
+  /** The endpoint with its counters, or undefined when there is none. */
+  get(name: string): Promise<MockDetails | undefined>;
+  list(): Promise<MockSummary[]>;
+  /** False when there was no such endpoint. */
+  remove(name: string): Promise<boolean>;
+  /** The requests the endpoint's log holds, oldest first; a MockApiError 404 for an unknown name. */
+  requests(name: string, filter?: RequestFilter): Promise<LoggedRequest[]>;
+  /** Empties the endpoint's log; its hit count stays. */
+  clearRequests(name: string): Promise<void>;
+  /** Deletes every endpoint added through the API and empties every log and counter (`POST /api/reset`). */
+  reset(): Promise<void>;
+  /** Stops the server (requests in flight finish) and closes its store; an in-memory one is gone. */
+  close(): Promise<void>;
+};
+
+/**
+ * A mock server in this process, for a test suite: `const mocks = await startMockServer()`, stubs with
+ * `add`, the code under test calls `mocks.endpointUrl(…)`, then `requests`, `reset`, `close`. The same
+ * server serve-mocks runs (its fast path, its checks), without the CLI. docs/testing-with-mocks.md.
+ */
+export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  const { port = 0, host = '127.0.0.1', logger = silentLogger } = options;
+  const { logSize, maxEndpoints, maxLogBytes, maxStoreBytes } = options;
+  const storeOptions = withoutUnset({ logSize, maxEndpoints, maxLogBytes, maxStoreBytes, logger });
+  let store: MockStore;
+  if (options.data !== undefined && options.store !== undefined) {
+    throw new TypeError('startMockServer takes `data` (a SQLite file) or `store` (a URL), not both');
+  }
+  if (options.store !== undefined) store = await openSharedMockStore(options.store, storeOptions);
+  else if (options.data !== undefined) store = await openMockStore(options.data, storeOptions);
+  else store = await openMemoryMockStore(storeOptions);
+
+  const { maxDelay, maxBody, cors, corsOrigins, maxRequestCpu } = options;
+  const feed = new RequestFeed();
+  const config = withoutUnset({ maxDelay, maxBody, cors, corsOrigins, maxRequestCpu });
+  const handler = createMockHandler({ store, config, logger, feed });
+  const refusal = (message: string) => ({ success: false, message });
+  let running;
+  try {
+    running = await listen(checksHost(host, []) ? guardHost(handler, [], refusal) : handler, port, host);
+  } catch (err) {
+    feed.close();
+    await store.close();
+    throw err;
+  }
+  const client = apiClient(running.url);
+  const path = (name: string) => `/api/endpoint/${encodeURIComponent(name)}`;
+  // The API's answers carry `success: true` beside the record.
+  const details = <T>({ success: _, ...rest }: { success: boolean } & T): T => rest as T;
+  let closing: Promise<void> | undefined;
+
+  const server: MockServer = {
+    url: running.url,
+    port: running.port,
+    endpointUrl: (endpointPath) => `${running.url}/endpoint/${endpointPath.replace(/^\/+/, '')}`,
+    add: async (record) => details<StoredRecord>(await client.call('PUT', '/api/endpoint/add', record)),
+    put: async (record) => details<StoredRecord>(await client.call('PUT', path(record.name), record)),
+    async get(name) {
+      try {
+        return details<MockDetails>(await client.call('GET', path(name)));
+      } catch (err) {
+        if ((err as { status?: number }).status === 404) return undefined;
+        throw err;
+      }
+    },
+    list: async () => (await client.call<{ endpoints: MockSummary[] }>('GET', '/api/endpoints')).endpoints,
+    async remove(name) {
+      try {
+        await client.call('DELETE', path(name));
+        return true;
+      } catch (err) {
+        if ((err as { status?: number }).status === 404) return false;
+        throw err;
+      }
+    },
+    async requests(name, filter = {}) {
+      const { requests } = await client.call<{ requests: LoggedRequest[] }>('GET', `${path(name)}/requests`);
+      const method = filter.method?.toUpperCase();
+      return requests.reverse().filter((entry) => method === undefined || entry.method === method);
+    },
+    clearRequests: async (name) => void (await client.call('DELETE', `${path(name)}/requests`)),
+    reset: async () => void (await client.call('POST', '/api/reset')),
+    close: () =>
+      (closing ??= (async () => {
+        client.close();
+        feed.close();
+        await running.close();
+        await store.close();
+      })()),
+  };
+  try {
+    for (const record of options.endpoints ?? []) await server.add(record);
+  } catch (err) {
+    await server.close();
+    throw err;
+  }
+  return server;
+}
+
+/** `values` without its undefined entries, so defaults further down apply. */
+function withoutUnset<T extends Record<string, unknown>>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
