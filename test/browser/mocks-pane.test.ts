@@ -219,6 +219,19 @@ describe('the editor\'s Mocks pane on snippetkit serve, in Chromium', function (
     });
   }
 
+  it("fills the pane's Make a mock with the selection of the code pane used last", async () => {
+    await openWithMocks(t.page, server.url);
+    // Both panes keep a selection; the JavaScript's was made last.
+    await replaceCode(t.page, 'html', '{"b": 2}');
+    await t.page.keyboard.press('ControlOrMeta+A');
+    await replaceCode(t.page, 'javascript', '{"c": 3}');
+    await t.page.keyboard.press('ControlOrMeta+A');
+    await t.page.click('#make-mock');
+    await t.page.locator('#mock-dialog[open]').waitFor();
+    expect(await t.page.inputValue('#mock-json')).to.equal('{"c": 3}');
+    expect(await t.page.evaluate(() => document.activeElement?.id)).to.equal('mock-name');
+  });
+
   it('says in the dialog when the JSON does not parse, and sends nothing', async () => {
     await openWithMocks(t.page, server.url);
     await t.page.click('#make-mock');
