@@ -219,6 +219,21 @@ describe('the editor\'s Mocks pane on snippetkit serve, in Chromium', function (
     });
   }
 
+  it("shows the server's 413 for JSON over its body limit, and stores nothing", async () => {
+    const json = JSON.stringify({ a: 'x'.repeat(1_500_000) });
+    const expected = await put('endpoint/add', { name: 'big', data: JSON.parse(json) });
+    expect(expected.status).to.equal(413);
+    const { message } = (await expected.json()) as { message: string };
+    await openWithMocks(t.page, server.url);
+    await t.page.click('#make-mock');
+    await t.page.locator('#mock-json').evaluate((area, text) => ((area as HTMLTextAreaElement).value = text), json);
+    await t.page.fill('#mock-name', 'big');
+    await t.page.click('#mock-submit');
+    await t.page.locator('#mock-error:not([hidden])').waitFor();
+    expect(await t.page.textContent('#mock-error')).to.equal(message);
+    expect((await api('endpoint/big')).status).to.equal(404);
+  });
+
   it("fills the pane's Make a mock with the selection of the code pane used last", async () => {
     await openWithMocks(t.page, server.url);
     // Both panes keep a selection; the JavaScript's was made last.
