@@ -4,15 +4,29 @@
  * the share box), so both read and write the same form.
  */
 
-/** The panes of the editor, in the order it shows them. */
+/** A bin's panes, in the order the editor shows them: the editor's and the embed page's. */
 export const PANES = ['html', 'css', 'javascript', 'console', 'output'] as const;
 export type Pane = (typeof PANES)[number];
 
+/**
+ * The editor's panes: a bin's, then the Mocks pane (this server's mock endpoints, not part of the bin).
+ * Editor links may name it (`/abc/edit?js,mocks,output`); the embed page, which has no mocks, ignores it.
+ */
+export const EDITOR_PANES = [...PANES, 'mocks'] as const;
+export type EditorPane = (typeof EDITOR_PANES)[number];
+
 /** Each pane's name in a link: JS Bin wrote `js` for javascript and `output` for the rendered page. */
-const LINK_NAMES: Record<Pane, string> = { html: 'html', css: 'css', javascript: 'js', console: 'console', output: 'output' };
+const LINK_NAMES: Record<EditorPane, string> = {
+  html: 'html',
+  css: 'css',
+  javascript: 'js',
+  console: 'console',
+  output: 'output',
+  mocks: 'mocks',
+};
 
 /** The names a link may use for each pane; `live` is JS Bin's older name of the output. */
-const FROM_LINK: Record<string, Pane> = {
+const FROM_LINK: Record<string, EditorPane> = {
   html: 'html',
   css: 'css',
   js: 'javascript',
@@ -20,6 +34,7 @@ const FROM_LINK: Record<string, Pane> = {
   console: 'console',
   output: 'output',
   live: 'output',
+  mocks: 'mocks',
 };
 
 /** Whose order `panesFromQuery` answers in: the editor's (the default), or the query's own. */
@@ -31,20 +46,29 @@ export type PaneOrder = 'panes' | 'query';
  * default. Parameters with a value (`?api_key=…`) are not panel names.
  */
 export function panesFromQuery(search: string, { order = 'panes' }: { order?: PaneOrder } = {}): Pane[] | undefined {
-  const named: Pane[] = [];
+  return named(search, PANES, order);
+}
+
+/** The editor's panes a query string names, `mocks` included, in the editor's order; as `panesFromQuery`. */
+export function editorPanesFromQuery(search: string): EditorPane[] | undefined {
+  return named(search, EDITOR_PANES, 'panes');
+}
+
+function named<P extends EditorPane>(search: string, panes: readonly P[], order: PaneOrder): P[] | undefined {
+  const found: P[] = [];
   for (const part of search.replace(/^\?/, '').split('&')) {
     const [name, value = ''] = part.split('=');
     if (value !== '') continue;
     for (const word of name!.split(',')) {
       const pane = Object.hasOwn(FROM_LINK, word.toLowerCase()) ? FROM_LINK[word.toLowerCase()] : undefined;
-      if (pane && !named.includes(pane)) named.push(pane);
+      if (pane && (panes as readonly EditorPane[]).includes(pane) && !found.includes(pane as P)) found.push(pane as P);
     }
   }
-  if (named.length === 0) return undefined;
-  return order === 'query' ? named : PANES.filter((pane) => named.includes(pane));
+  if (found.length === 0) return undefined;
+  return order === 'query' ? found : panes.filter((pane) => found.includes(pane));
 }
 
 /** The query string that names `panes`, as JS Bin wrote it: `html,js,output` (no leading `?`). */
-export function panesQuery(panes: readonly Pane[]): string {
-  return PANES.filter((pane) => panes.includes(pane)).map((pane) => LINK_NAMES[pane]).join(',');
+export function panesQuery(panes: readonly EditorPane[]): string {
+  return EDITOR_PANES.filter((pane) => panes.includes(pane)).map((pane) => LINK_NAMES[pane]).join(',');
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { panesFromQuery, panesQuery } from '../../src/shared/panel-list.js';
+import { editorPanesFromQuery, panesFromQuery, panesQuery } from '../../src/shared/panel-list.js';
 
 // JS Bin's panel lists (`/abc/edit?html,js,output`), read by the server and by the editor.
 describe('panel lists in a query string', () => {
@@ -31,5 +31,14 @@ describe('panel lists in a query string', () => {
   it('writes panes in pane order under the names JS Bin used', () => {
     expect(panesQuery(['output', 'javascript', 'html'])).to.equal('html,js,output');
     expect(panesQuery(['console', 'css'])).to.equal('css,console');
+  });
+
+  it('lets editor links name the Mocks pane, which the embed page\'s panes leave out', () => {
+    expect(editorPanesFromQuery('?js,MOCKS,output')).to.deep.equal(['javascript', 'output', 'mocks']);
+    expect(editorPanesFromQuery('?mocks')).to.deep.equal(['mocks']);
+    expect(panesFromQuery('?js,mocks,output')).to.deep.equal(['javascript', 'output']);
+    expect(panesFromQuery('?mocks,js', { order: 'query' })).to.deep.equal(['javascript']);
+    expect(panesFromQuery('?mocks')).to.equal(undefined);
+    expect(panesQuery(['mocks', 'javascript', 'output'])).to.equal('js,output,mocks');
   });
 });

@@ -4,6 +4,7 @@ import { processorsOf } from '../../shared/processors.js';
 import { wireAddLibrary } from './add-library.js';
 import { createCodePanes } from './code-panes.js';
 import { wireConsoleInput } from '../console/console-input.js';
+import { createMockPane } from '../mock-pane/mock-pane.js';
 import { createConsolePane } from '../console/console-pane.js';
 import { debounce } from '../common/debounce.js';
 import { withKey } from '../saving/key-dialog.js';
@@ -48,6 +49,16 @@ const selectors = wireSelectors(data.settings, () => {
 });
 // A draft's preprocessors come back with its code (older drafts recorded none: the saved ones stand).
 if (restored?.processors) selectors.write(restored.processors);
+// The Mocks pane writes calls at the JavaScript's cursor and offers "Make a mock" beside selected JSON.
+const mocks = createMockPane({
+  root,
+  readOnly: watch,
+  code: () => ({
+    insert: (make) => panes.insertAtCursor('javascript', make),
+    language: () => selectors.read().javascript,
+    selection: () => panes.selection()?.text,
+  }),
+});
 const panes = createCodePanes(
   restored ?? saved,
   selectors.read(),
@@ -57,6 +68,7 @@ const panes = createCodePanes(
     live.changed();
   },
   watch,
+  [mocks.selectionAction],
 );
 const compilePanels = createPanelCompiler(root, () => apiKey.get());
 let shown = 0;

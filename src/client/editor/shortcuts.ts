@@ -1,4 +1,4 @@
-import { PANES } from '../../shared/panel-list.js';
+import { EDITOR_PANES } from '../../shared/panel-list.js';
 
 /** Macs name the modifier ⌘ (Meta); everything else Ctrl. */
 const mac = /Mac|iPhone|iPad/.test(navigator.platform);
@@ -11,7 +11,7 @@ function typing(target: EventTarget | null): boolean {
 }
 
 /**
- * JS Bin's pane shortcuts (Ctrl/Cmd+1…5 press the pane toggles, so storage and aria-pressed follow) and
+ * JS Bin's pane shortcuts (Ctrl/Cmd+1…5 press the pane toggles, and 6 the Mocks pane's, so storage and aria-pressed follow) and
  * the `#shortcuts-dialog` overlay that lists every shortcut, opened by "?" or the toolbar's button.
  * Modifier names are the platform's (⌘ on a Mac) in the overlay and the buttons' titles.
  */
@@ -23,8 +23,8 @@ export function wireShortcuts(): void {
       titled.title = titled.title.replaceAll('Ctrl+', '⌘');
     }
   }
-  // Ctrl/Cmd+1…5 press these, in JS Bin's order.
-  const toggles = PANES.map((name) => document.querySelector<HTMLButtonElement>(`button[data-toggle="${name}"]`)!);
+  // Ctrl/Cmd+1…5 press these, in JS Bin's order; 6 is ours, the Mocks pane.
+  const toggles = EDITOR_PANES.map((name) => document.querySelector<HTMLButtonElement>(`button[data-toggle="${name}"]`)!);
   toggles.forEach((button, index) => button.setAttribute('aria-keyshortcuts', `${mac ? 'Meta' : 'Control'}+${index + 1}`));
   const open = () => {
     if (!document.querySelector('dialog[open]')) dialog.showModal();
@@ -37,7 +37,7 @@ export function wireShortcuts(): void {
     (event) => {
       const modified = event.ctrlKey || event.metaKey;
       // The key's place on the keyboard: layouts such as AZERTY need Shift for the digits themselves.
-      const digit = /^Digit([1-5])$/.exec(event.code)?.[1];
+      const digit = /^Digit([1-6])$/.exec(event.code)?.[1];
       if (modified && !event.altKey && !event.shiftKey && digit) {
         event.preventDefault();
         const button = toggles[Number(digit) - 1]!;

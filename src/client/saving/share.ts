@@ -1,12 +1,12 @@
-import { PANES, panesQuery, type Pane } from '../../shared/panel-list.js';
+import { EDITOR_PANES, panesQuery, type EditorPane } from '../../shared/panel-list.js';
 
 /** The share box's fields: the output, the editor with the panes open now, and two ways to embed. */
 let shared: { outputUrl: string; editUrl: string } | undefined;
 
 /** The panes open now, as the pane sections show them. */
-function openPanes(): Pane[] {
+function openPanes(): EditorPane[] {
   const open = document.querySelectorAll<HTMLElement>('.pane[data-pane]:not([hidden])');
-  return [...open].map((pane) => pane.dataset.pane as Pane).filter((pane) => PANES.includes(pane));
+  return [...open].map((pane) => pane.dataset.pane as EditorPane).filter((pane) => EDITOR_PANES.includes(pane));
 }
 
 function setField(id: string, value: string): void {
