@@ -10,6 +10,7 @@ import type { RequestFeed } from './log/feed.js';
 import { streamRequestEvents, streamServerEvents } from './api-events.js';
 import { addUnmatchedRoutes } from './api-unmatched.js';
 import { addImportRoute } from './api-import.js';
+import { addVerifyRoutes } from './api-verify.js';
 import type { Logger } from '../server/logger.js';
 import type { SourceProblem } from './sources/loader.js';
 import { sendJson } from '../http/json-answer.js';
@@ -66,6 +67,8 @@ export function apiRouter(options: ApiOptions): Router {
   });
 
   addUnmatchedRoutes(router, store);
+
+  addVerifyRoutes(router, store, options.maxBody);
 
   // One call back to a clean state, for a test suite's beforeEach (docs/testing-with-mocks.md).
   router.post('/reset', async (ctx) => sendJson(ctx, { success: true, ...(await store.reset()) }));

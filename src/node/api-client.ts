@@ -4,11 +4,14 @@ import { Agent, request } from 'node:http';
 export class MockApiError extends Error {
   readonly status: number;
   readonly field?: string;
-  constructor(status: number, message: string, field?: string) {
+  /** The whole JSON answer, for refusals that say more than a message (a failed verification's near misses). */
+  readonly answer?: Record<string, unknown>;
+  constructor(status: number, message: string, field?: string, answer?: Record<string, unknown>) {
     super(message);
     this.name = 'MockApiError';
     this.status = status;
     if (field !== undefined) this.field = field;
+    if (answer !== undefined) this.answer = answer;
   }
 }
 
@@ -42,7 +45,9 @@ export function apiClient(base: string): ApiClient {
             return reject(new MockApiError(res.statusCode ?? 0, `${method} ${path} answered ${res.statusCode} with no JSON`));
           }
           const status = res.statusCode ?? 0;
-          if (status >= 400) return reject(new MockApiError(status, parsed.message ?? `${method} ${path} answered ${status}`, parsed.field));
+          if (status >= 400) {
+            return reject(new MockApiError(status, parsed.message ?? `${method} ${path} answered ${status}`, parsed.field, parsed));
+          }
           resolve(parsed as T);
         });
       });

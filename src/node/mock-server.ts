@@ -7,7 +7,10 @@ import type { MockStore } from '../mocks/store/store.js';
 import { checksHost, guardHost } from '../server/host-check.js';
 import { listen } from '../server/listen.js';
 import { silentLogger, type Logger } from '../server/logger.js';
-import { apiClient } from './api-client.js';
+import type { JournalEntry } from '../mocks/verify/differences.js';
+import type { Expected, RequestPattern } from '../mocks/verify/pattern.js';
+import { verificationReport, type FailedVerification } from '../mocks/verify/report.js';
+import { apiClient, MockApiError } from './api-client.js';
 
 export type MockServerOptions = {
   /** 0 (the default): a free port, read back from `port` and `url`. */
@@ -65,10 +68,13 @@ export type MockSummary = {
   source?: string;
 };
 
-export type { LoggedRequest };
+export type { JournalEntry, LoggedRequest };
 
-/** Which of an endpoint's requests `requests()` gives. */
-export type RequestFilter = { method?: string };
+/** Which requests `requests()` and `verify()` mean; every part given must hold (docs/testing-with-mocks.md). */
+export type RequestFilter = Omit<RequestPattern, 'name'>;
+
+/** How many requests `verify()` expects: exactly `count`, or `atLeast` and/or `atMost`; at least one by default. */
+export type Verification = RequestFilter & Expected;
 
 export type MockServer = {
   /** The server's origin, e.g. http://127.0.0.1:41234 */
@@ -85,8 +91,16 @@ export type MockServer = {
   list(): Promise<MockSummary[]>;
   /** False when there was no such endpoint. */
   remove(name: string): Promise<boolean>;
-  /** The requests the endpoint's log holds, oldest first; a MockApiError 404 for an unknown name. */
-  requests(name: string, filter?: RequestFilter): Promise<LoggedRequest[]>;
+  /**
+   * The requests the endpoint's log holds (every log's, with `name` undefined, the unmatched one
+   * included) that match `filter`, oldest first; a MockApiError 404 for an unknown name.
+   */
+  requests(name: string | undefined, filter?: RequestFilter): Promise<JournalEntry[]>;
+  /**
+   * Resolves with the matching requests (oldest first) when as many came as `expected` says; else
+   * rejects with a MockApiError (status 417) whose message lists the closest requests and what differed.
+   */
+  verify(name: string | undefined, expected?: Verification): Promise<JournalEntry[]>;
   /** Empties the endpoint's log; its hit count stays. */
   clearRequests(name: string): Promise<void>;
   /** Deletes every endpoint added through the API and empties every log and counter (`POST /api/reset`). */
@@ -156,9 +170,18 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       }
     },
     async requests(name, filter = {}) {
-      const { requests } = await client.call<{ requests: LoggedRequest[] }>('GET', `${path(name)}/requests`);
-      const method = filter.method?.toUpperCase();
-      return requests.reverse().filter((entry) => method === undefined || entry.method === method);
+      const query = queryOf({ ...filter, ...(name !== undefined && { name }) });
+      const { requests } = await client.call<{ requests: JournalEntry[] }>('GET', `/api/requests?limit=1000&${query}`);
+      return requests.reverse();
+    },
+    async verify(name, expected = {}) {
+      try {
+        const body = { ...expected, ...(name !== undefined && { name }) };
+        return (await client.call<{ requests: JournalEntry[] }>('POST', '/api/verify', body)).requests.reverse();
+      } catch (err) {
+        if (!(err instanceof MockApiError) || err.status !== 417 || !err.answer) throw err;
+        throw new MockApiError(417, verificationReport(err.answer as FailedVerification), undefined, err.answer);
+      }
     },
     clearRequests: async (name) => void (await client.call('DELETE', `${path(name)}/requests`)),
     reset: async () => void (await client.call('POST', '/api/reset')),
@@ -177,6 +200,17 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     throw err;
   }
   return server;
+}
+
+/** A pattern as GET /api/requests' query string: `query.KEY` and `headers.NAME` for the nested parts. */
+function queryOf(pattern: RequestPattern): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(pattern)) {
+    if (value === undefined) continue;
+    if (typeof value === 'string') params.set(key, value);
+    else for (const [name, text] of Object.entries(value as Record<string, string>)) params.set(`${key}.${name}`, text);
+  }
+  return params.toString();
 }
 
 /** `values` without its undefined entries, so defaults further down apply. */

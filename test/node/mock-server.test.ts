@@ -67,6 +67,35 @@ describe('startMockServer (the Node API)', () => {
     expect(await mocks.requests('nope').catch((err: MockApiError) => err.status)).to.equal(404);
   });
 
+  it('verifies what was sent, and says what differed when it was not', async () => {
+    await mocks.add({ name: 'user', path: 'users/:id', data: { id: 1 } });
+    await fetch(mocks.endpointUrl('users/7?fields=name'));
+    await fetch(mocks.endpointUrl('users/8?fields=id'), { method: 'PUT', body: '{"ok":false}' });
+    const [got] = await mocks.verify('user', { count: 1, method: 'GET', query: { fields: 'name' } });
+    expect(got).to.include({ url: '/endpoint/users/7?fields=name', endpoint: 'user' });
+    const failed = (await mocks.verify('user', { count: 1, method: 'PUT', bodyContains: '{"ok":true}' }).catch((err: unknown) => err)) as MockApiError;
+    expect(failed).to.be.instanceOf(MockApiError).and.include({ status: 417 });
+    expect(failed.message).to.equal(
+      [
+        'expected exactly 1 request matching {"name":"user","method":"PUT","bodyContains":"{\\"ok\\":true}"}, got 0',
+        'closest requests:',
+        '  PUT /endpoint/users/8?fields=id  (user)',
+        '    body: expected "contains {\\"ok\\":true}", got "{\\"ok\\":false}"',
+        '  GET /endpoint/users/7?fields=name  (user)',
+        '    method: expected "PUT", got "GET"',
+        '    body: expected "contains {\\"ok\\":true}", got nothing',
+      ].join('\n'),
+    );
+    // Without a name: every log, the unmatched one too.
+    await fetch(mocks.endpointUrl('nobody'));
+    expect((await mocks.requests(undefined)).map((r) => [r.endpoint, r.url])).to.deep.equal([
+      ['user', '/endpoint/users/7?fields=name'],
+      ['user', '/endpoint/users/8?fields=id'],
+      [null, '/endpoint/nobody'],
+    ]);
+    await mocks.verify(undefined, { path: 'nobody', count: 1 });
+  });
+
   it('resets to a clean state: no endpoints, no unmatched requests', async () => {
     await mocks.add({ name: 'a', data: 1 });
     await fetch(mocks.endpointUrl('a'));

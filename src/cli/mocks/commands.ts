@@ -7,6 +7,7 @@ import { FORMATS } from '../common/record-files.js';
 import type { MockImportFlags } from './import.js';
 import type { MockLogFlags } from './log.js';
 import { parseCount } from '../common/options.js';
+import type { MockVerifyFlags } from './verify.js';
 
 const ADD_EXAMPLES = `
 Examples:
@@ -49,6 +50,18 @@ A file with a top-level "openapi" or "swagger" key is an OpenAPI document: each 
 endpoint answering its documented statuses (pick one with ?__code=404 or Prefer: code=404).
 Nothing is written unless every record is valid and (without --replace) no name exists yet: the
 problems are listed all at once.`;
+
+const VERIFY_EXAMPLES = `
+Examples:
+  $ snippetkit mock verify hook --count 1 --method POST --body-contains '{"ok":true}'
+  $ snippetkit mock verify user --at-least 2 --query fields=name --header 'X-Trace: a1'
+  $ snippetkit mock verify --path users/7          # any endpoint, or none: the unmatched requests too
+  $ snippetkit mock reset && npm test               # a clean mock server before a suite
+
+Exit 0 when as many matching requests came as asked (at least one when no count is given); exit 1
+otherwise, printing what was expected and the closest requests with what differed, field by field.
+--body-contains matches text in the body, or, for JSON, an object the body contains. The logs hold each
+endpoint's newest --log-size requests: counts are of what they hold.`;
 
 /** Declares `snippetkit mock ...`; their code loads only when they run. */
 export function registerMockCommands(program: Command): void {
@@ -122,6 +135,27 @@ export function registerMockCommands(program: Command): void {
     .action((path: string, flags: MockImportFlags, command: Command) =>
       import('./import.js').then((m) => m.mockImport(path, flags, command)),
     );
+
+  withClientFlags(mock.command('verify'), 'mock')
+    .description('check that an endpoint (or any) received as many requests matching the flags as expected')
+    .argument('[name]', 'endpoint name; without it every log, and the requests no endpoint answered')
+    .option('-c, --count <n>', 'exactly this many', parseCount)
+    .option('--at-least <n>', 'at least this many', parseCount)
+    .option('--at-most <n>', 'at most this many', parseCount)
+    .option('-m, --method <method>', 'the request method')
+    .option('--path <path>', "the path after /endpoint/, without the query: 'users/7'")
+    .option('--query <key=value>', 'a query parameter the request had (repeatable)', collect, [])
+    .option('-H, --header <header>', "a request header 'Name: value' (repeatable)", collect, [])
+    .option('--body-contains <text>', 'text the body holds, or JSON the body contains')
+    .addHelpText('after', VERIFY_EXAMPLES)
+    .action((name: string | undefined, flags: MockVerifyFlags, command: Command) =>
+      import('./verify.js').then((m) => m.mockVerify(name, flags, command)),
+    );
+
+  withClientFlags(mock.command('reset'), 'mock')
+    .description('delete every endpoint made through the API and empty every log and counter')
+    .addHelpText('after', '\nExample:\n  $ snippetkit mock reset    # endpoints from --dir, --openapi, --db stay, counted from zero')
+    .action((_flags: unknown, command: Command) => import('./verify.js').then((m) => m.mockReset(command)));
 
   withClientFlags(mock.command('log'), 'mock')
     .description('print the requests an endpoint received and which response answered each, newest last')

@@ -30,8 +30,8 @@ export function matchesWhen(when: When, input: TemplateInput): boolean {
   return true;
 }
 
-/** Every key of `want` is in `got` with a deep-equal value; other keys of `got` do not matter. */
-function contains(got: Record<string, unknown>, want: Record<string, unknown>): boolean {
+/** Every key of `want` is in `got` with a deep-equal value; other keys of `got` do not matter (verification uses it too). */
+export function contains(got: Record<string, unknown>, want: Record<string, unknown>): boolean {
   return everyKey(want, (key, value) => Object.hasOwn(got, key) && deepEqual(got[key], value));
 }
 
