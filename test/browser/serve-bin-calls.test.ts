@@ -10,6 +10,7 @@ import { addEndpoint, startMockServer, type TestMockServer } from '../mocks/serv
 import { until } from '../helpers/until.js';
 import { screenshot, usePage } from './browser.js';
 import { replaceCode } from './editor-page.js';
+import { addPair } from './mocks/mock-page-fixtures.js';
 
 // The mock page knows the bins (issue 26): a bin's sandboxed page sends Origin: null and no Referer, so it
 // names itself on its calls to /endpoint/… (X-Snippetkit-Bin, src/shared/bin-claim.ts); the mock page
@@ -207,6 +208,28 @@ describe('a bin’s calls on the mock page (snippetkit serve, Chromium)', functi
     await t.page.goto(`${server.url}/${bin}/1`);
     await until(async () => (await log('user')).filter((entry) => entry.bin === `${bin}/1`).length >= 2);
     expect((await log('user'))[0]).to.include({ url: '/endpoint/users/7', bin: `${bin}/1` });
+  });
+
+  it('“Try it in a bin” writes what Try it holds as values: quotes, </script> and ${…} call the endpoint as typed', async () => {
+    await putEndpoint('echo', {
+      path: 'echo/:id',
+      methods: ['POST'],
+      template: true,
+      data: { id: '{{params.id}}', q: '{{query.q}}', note: '{{headers.x-note}}', name: '{{body.name}}' },
+    });
+    await t.page.goto(`${server.url}/mocks/#endpoint/echo`);
+    await t.page.locator('#try-in-bin').waitFor();
+    const id = `a"b'c</script><script>alert(1)</script>`;
+    await t.page.fill('#try-param-id', id);
+    await addPair(t.page.locator('#try-it'), 'Query', 'q', '`${document.title}`');
+    await addPair(t.page.locator('#try-it'), 'Request headers', 'X-Note', `it's "quoted"`);
+    await t.page.fill('#try-body', '{"name": "</script><b>x"}');
+    const [editor] = await Promise.all([t.context.waitForEvent('page'), t.page.click('#try-in-bin')]);
+    const line = editor.locator('#console-log li.log', { hasText: '200' });
+    await line.waitFor();
+    const answer = JSON.parse((await line.innerText()).replace(/^200 /, ''));
+    expect(answer).to.deep.equal({ id, q: '`${document.title}`', note: `it's "quoted"`, name: '</script><b>x' });
+    await editor.close();
   });
 });
 
