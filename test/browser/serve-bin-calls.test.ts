@@ -86,8 +86,11 @@ describe('a bin’s calls on the mock page (snippetkit serve, Chromium)', functi
   it('names a sandboxed output page’s fetch and XHR in the log, at /BIN/REV, /BIN/latest and /BIN', async () => {
     const javascript = [
       'const done = [];',
-      'const mark = (what) => { done.push(what); if (done.length === 3) document.title = "done"; };',
+      'const mark = (what) => { done.push(what); if (done.length === 5) document.title = "done"; };',
       `fetch('/endpoint/crew?via=fetch' + location.pathname).then(() => mark('fetch'));`,
+      // The page's own headers stay: given as a Headers object, or on a Request with a body.
+      `fetch('/endpoint/crew?via=headers' + location.pathname, { headers: new Headers({ 'X-Own': 'a' }) }).then(() => mark('headers'));`,
+      `fetch(new Request('/endpoint/crew?via=request' + location.pathname, { method: 'POST', body: 'hi', headers: { 'X-Own': 'b' } })).then(() => mark('request'));`,
       `const x = new XMLHttpRequest(); x.open('GET', '/endpoint/crew?via=xhr' + location.pathname); x.onloadend = () => mark('xhr'); x.send();`,
       "fetch('/api/whoami?via=other').catch(() => {}).finally(() => mark('other'));",
     ].join('\n');
@@ -103,6 +106,9 @@ describe('a bin’s calls on the mock page (snippetkit serve, Chromium)', functi
       expect(await headersOf(`/endpoint/crew?via=xhr${address}`)).to.include({ 'x-snippetkit-bin': `${bin}/1` });
       expect(await entryFor('crew', `/endpoint/crew?via=fetch${address}`)).to.include({ bin: `${bin}/1` });
       expect(await entryFor('crew', `/endpoint/crew?via=xhr${address}`)).to.include({ bin: `${bin}/1` });
+      expect(await headersOf(`/endpoint/crew?via=headers${address}`)).to.include({ 'x-own': 'a', 'x-snippetkit-bin': `${bin}/1` });
+      expect(await headersOf(`/endpoint/crew?via=request${address}`)).to.include({ 'x-own': 'b', 'x-snippetkit-bin': `${bin}/1` });
+      expect(await entryFor('crew', `/endpoint/crew?via=request${address}`)).to.include({ method: 'POST', body: 'hi', bin: `${bin}/1` });
     }
     // A call anywhere but /endpoint/ carries nothing of ours.
     expect(await headersOf('/api/whoami?via=other')).not.to.have.property('x-snippetkit-bin');
