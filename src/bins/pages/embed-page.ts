@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { captureScript } from '../../shared/capture.js';
+import { binClaimScript } from '../../shared/bin-claim.js';
 import { panesFromQuery, type Pane } from '../../shared/panel-list.js';
 import { LABELS, PANELS, processorsOf, type PanelName, type Processor } from '../../shared/processors.js';
 import type { Compiler } from '../compile/compiler.js';
@@ -33,7 +34,7 @@ export async function sendEmbed(ctx: Context, revision: StoredRevision, compiler
   const tabList = tabs.map((pane) => tab(pane, label(pane), pane === selected)).join('');
   const panels = await Promise.all(
     panes.map(async (pane) => {
-      const body = await panelBody(pane, revision, processors, compiler, options.client);
+      const body = await panelBody(pane, revision, processors, compiler, options);
       if (!tabs.includes(pane)) return `<section class="panel" data-pane="${pane}" hidden>${body}</section>`;
       const shown = pane === selected ? '' : ' hidden';
       const attributes = `id="panel-${pane}" role="tabpanel" aria-labelledby="tab-${pane}"`;
@@ -71,10 +72,12 @@ async function panelBody(
   revision: StoredRevision,
   processors: Record<PanelName, Processor>,
   compiler: Compiler,
-  client?: string,
+  { root, client }: EmbedOptions,
 ): Promise<string> {
   if (pane === 'output') {
-    const page = await renderOutput(revision, compiler, { prelude: CAPTURE, client });
+    // Its calls to /endpoint/… name the bin, as the output page's do (src/shared/bin-claim.ts).
+    const claim = binClaimScript(`${revision.bin}/${revision.rev}`, `${root}endpoint/`);
+    const page = await renderOutput(revision, compiler, { prelude: `${CAPTURE}\n${claim}`, client });
     return `<iframe title="Output" sandbox="${SANDBOX}" srcdoc="${escapeHtml(page)}"></iframe>`;
   }
   if (pane === 'console') return '<ol id="console-log" aria-label="Console" tabindex="0"></ol>';

@@ -15,6 +15,7 @@ import { renderOutput, renderPage, renderPanel, type OutputOptions, type RawPane
 import type { Compiler } from '../compile/compiler.js';
 import type { LiveHub } from '../live/hub.js';
 import { followScript } from '../live/script.js';
+import { binClaimScript } from '../../shared/bin-claim.js';
 import { setEditorHeaders, setOutputHeaders, type Framing } from '../config/security-headers.js';
 import type { BinStore, StoredRevision } from '../store/store.js';
 import type { Settings } from '../engines/records.js';
@@ -139,7 +140,9 @@ export function createPages({ store, compiler, live, config, framing, pages, key
       if (quiet) return { bare: true, client: ctx.ip };
       const capability = token ? `?${TOKEN_PARAM}=${token}` : '';
       const editUrl = `${root}${revision.bin}${named ? `/${revision.rev}` : ''}/edit${capability}`;
-      const prelude = followScript({ bin: revision.bin, rev: named ? revision.rev : undefined, root, token });
+      const follow = followScript({ bin: revision.bin, rev: named ? revision.rev : undefined, root, token });
+      // Its calls to /endpoint/… name the bin in the mock server's request log (src/shared/bin-claim.ts).
+      const prelude = `${follow}\n${binClaimScript(`${revision.bin}/${revision.rev}`, `${root}endpoint/`)}`;
       return { editUrl, prelude, client: ctx.ip };
     };
     if (ctx.query.live !== undefined) {

@@ -3,6 +3,7 @@ import { callApi, checkShape, notOurApi, openStream, type ClientOptions } from '
 import { CliError, EXIT } from '../common/errors.js';
 import { check, endpointPath, notFound, mockContext } from './client.js';
 import { responseNumber } from '../../shared/response-label.js';
+import { parseBinClaim } from '../../shared/bin-claim.js';
 import { chalk, type Output } from '../common/output.js';
 import { readEvents } from '../common/sse.js';
 import { safeLine, safeLines } from '../common/terminal-text.js';
@@ -20,6 +21,8 @@ type LoggedRequest = {
   /** The status sent, null for a fault. */
   status?: number | null;
   fault?: string;
+  /** The bin whose page made the request (`fumugi/3`), absent from older servers and other callers. */
+  bin?: string;
 };
 
 export async function mockLog(name: string, flags: MockLogFlags, command: Command): Promise<void> {
@@ -92,6 +95,12 @@ function formatAnswer(request: LoggedRequest): string {
   return `  ${chalk.dim('→')} ${safeLine(`${sent}${request.fault !== undefined ? ',' : ''} ${which}`)}`;
 }
 
+/** `  from bin fumugi/3` for a request a bin's page made (checked as the server checks it); empty otherwise. */
+function formatBin(request: LoggedRequest): string {
+  const bin = parseBinClaim(request.bin);
+  return bin === undefined ? '' : `  ${chalk.dim('from bin')} ${bin}`;
+}
+
 function formatRequest(request: LoggedRequest): string {
   const headers = Object.entries(request.headers)
     .map(([k, v]) => `  ${chalk.dim(`${safeLine(k)}:`)} ${safeLine(Array.isArray(v) ? v.join(', ') : String(v))}`)
@@ -103,6 +112,6 @@ function formatRequest(request: LoggedRequest): string {
     // not JSON: shown as it came
   }
   const [time, method, url] = [request.time, request.method, request.url].map((field) => safeLine(String(field)));
-  const line = `${chalk.dim(time)} ${chalk.bold(method)} ${url}${formatAnswer(request)}`;
+  const line = `${chalk.dim(time)} ${chalk.bold(method)} ${url}${formatAnswer(request)}${formatBin(request)}`;
   return `${line}\n${headers}${body ? `\n${safeLines(body)}` : ''}\n`;
 }

@@ -1,6 +1,7 @@
 import type { Panels } from '../../shared/assemble.js';
 import { EDITOR_DATA_ID, type EditorData } from '../../shared/editor-data.js';
 import { processorsOf } from '../../shared/processors.js';
+import { binClaimScript } from '../../shared/bin-claim.js';
 import { wireAddLibrary } from './add-library.js';
 import { createCodePanes } from './code-panes.js';
 import { wireConsoleInput } from '../console/console-input.js';
@@ -79,7 +80,8 @@ let shown = 0;
 async function showPreview(panels: Panels, withJs = runControls.withJs()): Promise<void> {
   const turn = ++shown;
   const { panels: compiled, errors } = await compilePanels(withJs ? panels : { ...panels, javascript: '' }, selectors.read());
-  if (turn === shown) renderPreview(frame, compiled, consolePane, errors);
+  const claim = bin === null ? '' : binClaimScript(`${bin}/${rev}`, new URL('endpoint/', root).href);
+  if (turn === shown) renderPreview(frame, compiled, consolePane, errors, claim);
 }
 const preview = debounce(() => void showPreview(panes.read()), 300);
 const runControls = wireRunControls(() => {

@@ -8,7 +8,14 @@ import type { ConsolePane } from '../console/console-pane.js';
  * origin and cannot touch the editor's document, storage or key). srcdoc rather than a URL, so the
  * preview needs no round trip and works with unsaved code.
  */
-export function renderPreview(frame: HTMLIFrameElement, panels: Panels, consolePane: ConsolePane, errors: string[] = []): void {
+export function renderPreview(
+  frame: HTMLIFrameElement,
+  panels: Panels,
+  consolePane: ConsolePane,
+  errors: string[] = [],
+  /** For a saved bin, its script naming it in calls to /endpoint/ (src/shared/bin-claim.ts). */
+  claim = '',
+): void {
   consolePane.clear();
   // Loops guarded as on output pages; then naming the pane's script lets the console give errors in the
   // pane's own line numbers.
@@ -16,5 +23,5 @@ export function renderPreview(frame: HTMLIFrameElement, panels: Panels, consoleP
   const named = panels.html.includes('%code%') || javascript.trim() === ''
     ? { ...panels, javascript }
     : { ...panels, javascript: `${javascript}\n//# sourceURL=${JS_SOURCE_URL}` };
-  frame.srcdoc = assemble(named, { prelude: CAPTURE_SCRIPT, errors });
+  frame.srcdoc = assemble(named, { prelude: claim ? `${CAPTURE_SCRIPT}\n${claim}` : CAPTURE_SCRIPT, errors });
 }

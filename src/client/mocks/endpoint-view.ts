@@ -12,6 +12,8 @@ import { byId } from './common/dom.js';
 import { createEndpointForm } from './form/endpoint-form.js';
 import { followLog } from './live-log.js';
 import { createTryIt } from './try-it.js';
+import { createTryInBin } from './try-in-bin.js';
+import { createRecentBins } from './bin-calls.js';
 import { sourceFile } from './source-badge.js';
 
 export type EndpointView = {
@@ -30,6 +32,8 @@ export function createEndpointView(): EndpointView {
   const missing = byId('missing');
   const dialog = byId<HTMLDialogElement>('confirm-delete');
   const tryIt = createTryIt();
+  const tryInBin = createTryInBin(tryIt);
+  const recentBins = createRecentBins();
   let current: string | undefined;
   // Where the open endpoint answers under /endpoint/: its path, or its name when it has none.
   let route = '';
@@ -84,10 +88,12 @@ export function createEndpointView(): EndpointView {
     route = record.path ?? record.name;
     byId('endpoint-url').textContent = endpointUrl(route);
     tryIt.show(record);
+    tryInBin.show(record);
     showCurl();
   };
 
   const close = () => {
+    recentBins.reset([]);
     stopLog?.();
     stopLog = undefined;
     current = undefined;
@@ -132,7 +138,7 @@ export function createEndpointView(): EndpointView {
       formElement.hidden = false;
       showLinks(record);
       showSource(record.source);
-      stopLog = followLog(name);
+      stopLog = followLog(name, recentBins);
       show(true);
     },
     close,

@@ -1,6 +1,7 @@
 import { responseNumber } from '../../shared/response-label.js';
 import { eventsUrl, type LoggedRequest } from './common/api.js';
 import { byId, clock, el, headerList, pretty } from './common/dom.js';
+import { fromBin, type RecentBins } from './bin-calls.js';
 
 // The server keeps this many per endpoint; the page shows no more.
 const SHOWN = 100;
@@ -16,9 +17,11 @@ function answered(request: LoggedRequest): string {
 
 /**
  * One logged request as a collapsible entry: method, path, time and `tail` (which answer it got, or
- * its status) in the line; headers and body inside. The unmatched log shows its requests the same way.
+ * its status) in the line, then the bin that made it; inside, a link to that bin's editor, headers and
+ * body. The unmatched log shows its requests the same way.
  */
 export function requestDetails(request: LoggedRequest, tail: HTMLElement): HTMLDetailsElement {
+  const from = fromBin(request);
   const headers = Object.entries(request.headers).map(
     ([name, value]): [string, string] => [name, Array.isArray(value) ? value.join(', ') : value],
   );
@@ -35,7 +38,9 @@ export function requestDetails(request: LoggedRequest, tail: HTMLElement): HTMLD
       el('time', { datetime: request.time }, clock(request.time)),
       ' ',
       tail,
+      ...(from ? [from.line] : []),
     ),
+    ...(from?.link ? [from.link] : []),
     el('h4', {}, 'Headers'),
     headerList(headers),
   );
@@ -74,8 +79,9 @@ function openNewest(list: HTMLOListElement): void {
 /**
  * Follows `name`'s request log over Server-Sent Events until the returned stop is called. The
  * first event is the whole log, so a reconnect after a dropped connection redraws it without gaps.
+ * `bins` hears of every request, to name the bins that called.
  */
-export function followLog(name: string): () => void {
+export function followLog(name: string, bins: RecentBins): () => void {
   const list = byId<HTMLOListElement>('requests');
   const state = byId('log-state');
   const empty = byId('log-empty');
@@ -92,11 +98,14 @@ export function followLog(name: string): () => void {
   source.addEventListener('log', (event) => {
     const requests = JSON.parse((event as MessageEvent<string>).data) as LoggedRequest[];
     list.replaceChildren(...requests.slice(0, SHOWN).map(entry));
+    bins.reset(requests);
     openNewest(list);
     showEmpty();
   });
   source.addEventListener('request', (event) => {
-    list.prepend(entry(JSON.parse((event as MessageEvent<string>).data) as LoggedRequest));
+    const request = JSON.parse((event as MessageEvent<string>).data) as LoggedRequest;
+    list.prepend(entry(request));
+    bins.add(request);
     while (list.childElementCount > SHOWN) list.lastElementChild!.remove();
     openNewest(list);
     showEmpty();

@@ -3,11 +3,25 @@ import { byId, el, headerList, pretty } from './common/dom.js';
 import { createKeyValueRows } from './common/key-value-rows.js';
 import { fillPath, parsePath, type PathSegment } from './path-params.js';
 
+/** The call the panel is set up to make, path parameters left empty given an example (as `curl()` does). */
+export type TryCall = {
+  method: string;
+  segments: PathSegment[];
+  /** Each path parameter's value, by name. */
+  values: Map<string, string>;
+  query: [string, string][];
+  headers: [string, string][];
+  /** With the methods that carry one, when the box holds any. */
+  body?: string;
+};
+
 export type TryIt = {
   /** Points the panel at `record`: its methods, one input per path parameter; clears the last result. */
   show(record: EndpointRecord): void;
   /** The call the panel would make, as a curl command (path parameters left empty get an example). */
   curl(): string;
+  /** The same call, as data ("Try it in a bin" writes it as a bin's code). */
+  call(): TryCall;
 };
 
 /** A shell word: single quotes, with any single quote closed, escaped and reopened. */
@@ -39,8 +53,10 @@ export function createTryIt(): TryIt {
   let segments: PathSegment[] = [];
   const params = new Map<string, HTMLInputElement>();
 
+  const valuesOf = (fill: boolean) =>
+    new Map([...params].map(([name, input]) => [name, input.value.trim() || (fill ? example(name) : '')]));
   const target = (fill = false) => {
-    const values = new Map([...params].map(([name, input]) => [name, input.value.trim() || (fill ? example(name) : '')]));
+    const values = valuesOf(fill);
     const search = new URLSearchParams(query.pairs()).toString();
     return endpointUrl(fillPath(segments, values)) + (search ? `?${search}` : '');
   };
@@ -138,6 +154,11 @@ export function createTryIt(): TryIt {
       for (const [name, value] of sent?.headers ?? headers.pairs()) words.push(`-H ${quote(`${name}: ${value}`)}`);
       if (sent) words.push(`--data-raw ${quote(sent.text)}`);
       return words.join(' ');
+    },
+    call() {
+      const sent = bodyOf();
+      const headerPairs = sent?.headers ?? headers.pairs();
+      return { method: method.value, segments, values: valuesOf(true), query: query.pairs(), headers: headerPairs, body: sent?.text };
     },
   };
 }

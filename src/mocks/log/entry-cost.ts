@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { jsonCost, LOG_ENTRY_BYTES, LOG_HEADER_BYTES, LOG_HEADER_CAP, textCost } from '../../gates/memory-budget.js';
 
 /** The parts of a request-log entry (./request-log.ts) that cost memory by their size. */
-type Sized = { url: string; ip: string | undefined; body: string; headers: IncomingHttpHeaders; headersCut?: number };
+type Sized = { url: string; ip: string | undefined; body: string; headers: IncomingHttpHeaders; headersCut?: number; bin?: string };
 
 /**
  * Cuts the entry's headers to the first LOG_HEADER_CAP (noting how many went), then says what it
@@ -11,7 +11,7 @@ type Sized = { url: string; ip: string | undefined; body: string; headers: Incom
  */
 export function keptCost(entry: Sized): number {
   let count = 0;
-  let cost = LOG_ENTRY_BYTES + textCost(entry.body) + entry.url.length + (entry.ip?.length ?? 0);
+  let cost = LOG_ENTRY_BYTES + textCost(entry.body) + entry.url.length + (entry.ip?.length ?? 0) + (entry.bin?.length ?? 0);
   for (const name in entry.headers) {
     if (++count > LOG_HEADER_CAP) return keptCost(cutHeaders(entry));
     const value = entry.headers[name];

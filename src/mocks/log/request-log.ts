@@ -20,6 +20,11 @@ export type LoggedRequest = Answered & {
   /** The body as UTF-8 text, cut at LOG_BODY_BYTES. */
   body: string;
   bodyTruncated: boolean;
+  /**
+   * The bin whose page made the call (`fumugi/3`), as its X-Snippetkit-Bin header claimed it
+   * (src/shared/bin-claim.ts); absent without a claim or with one that is not a bin and revision.
+   */
+  bin?: string;
 };
 
 /** What a save of the journal takes from a log: its own requests, and how many more overflowed. */

@@ -15,6 +15,7 @@ import type { MockStore } from '../store/store.js';
 import type { Endpoint } from '../store/endpoint.js';
 import { pickStatus, wantedStatus } from './status-choice.js';
 import { TemplateError } from '../templates/template.js';
+import { BIN_HEADER_KEY, parseBinClaim } from '../../shared/bin-claim.js';
 
 /** How the endpoint server hands requests to the proxy (proxy/): the ones no endpoint answers, and recordings of another query. */
 export type ProxyHook = {
@@ -90,6 +91,7 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
       status,
     };
     if (fault) entry.fault = fault;
+    nameBin(req, entry);
     endpoint.stats.requests.add(entry);
     feed.publish(endpoint.record.name, entry);
     store.share(endpoint.record.name, entry);
@@ -107,6 +109,7 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
     const { method = 'GET', url = '', headers } = req;
     const ip = clientIp(req, trustProxy);
     const entry: LoggedRequest = { time, method, url, ip, headers, body, bodyTruncated, response: null, status };
+    nameBin(req, entry);
     store.unmatched.add(entry);
     feed.publishUnmatched();
     refuse();
@@ -192,6 +195,18 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
       else res.destroy();
     }
   };
+}
+
+/**
+ * The bin a bin's page says it is (X-Snippetkit-Bin: fumugi/3) goes into the log entry when it is a
+ * bin and revision, and nowhere else: an untrusted claim that changes no answer. Without the header,
+ * one property read.
+ */
+function nameBin(req: IncomingMessage, entry: LoggedRequest): void {
+  const claimed = req.headers[BIN_HEADER_KEY];
+  if (claimed === undefined) return;
+  const bin = parseBinClaim(claimed);
+  if (bin !== undefined) entry.bin = bin;
 }
 
 /** A plain endpoint's fixed answer, its head built once. */

@@ -91,6 +91,8 @@ export type LoggedRequest = {
   /** What was sent; null for a fault. */
   status?: number | null;
   fault?: Fault;
+  /** The bin whose page made the call (`fumugi/3`), as the page claimed it (X-Snippetkit-Bin). */
+  bin?: string;
 };
 
 /** The server's error answer `{ success: false, message, field? }`, or a failure to reach it. */
@@ -109,20 +111,24 @@ const segment = (name: string) => encodeURIComponent(name);
 // `snippetkit serve`, where the page is at /mocks/ and /mocks/endpoint/… works too but is not the URL to
 // hand out (findEndpointBase).
 let endpointBase = new URL('endpoint/', ROOT);
+// Where the bins are, on `snippetkit serve` only: a mock server alone knows no bin server.
+let binsBase: URL | undefined;
 
 /**
  * On `snippetkit serve` (its GET /api/whoami, one level above this page's root, names it), endpoints are
- * handed out at its /endpoint/, under the same proxy prefix as this page. A mock server alone has no
- * whoami (404), and the base stays where it was. Called once, before the page draws an endpoint's URL.
+ * handed out at its /endpoint/, under the same proxy prefix as this page, and the bins are known (links
+ * to a calling bin's editor, "Try it in a bin"). A mock server alone has no whoami (404): the base stays
+ * where it was, and no bins. Called once, before the page draws an endpoint's URL.
  */
 export async function findEndpointBase(): Promise<void> {
   const jointRoot = new URL('../', ROOT);
   if (jointRoot.href === ROOT.href) return; // the page is at the origin's root: not under /mocks/
   try {
     const res = await fetch(new URL('api/whoami', jointRoot), { cache: 'no-store' });
-    const answer = res.ok ? ((await res.json()) as { server?: string; endpoints?: string }) : {};
+    const answer = res.ok ? ((await res.json()) as { server?: string; endpoints?: string; bins?: string }) : {};
     if (answer.server === 'snippetkit serve' && typeof answer.endpoints === 'string') {
       endpointBase = new URL(answer.endpoints.replace(/^\//, ''), jointRoot);
+      if (typeof answer.bins === 'string') binsBase = new URL(answer.bins.replace(/^\//, ''), jointRoot);
     }
   } catch {
     // unreachable or not JSON: the endpoints are where this page's own server serves them
@@ -134,6 +140,9 @@ export async function findEndpointBase(): Promise<void> {
  * has). `path` is shown as given, `:id` and all, as the server's own `url` shows it.
  */
 export const endpointUrl = (path: string): string => `${endpointBase.href}${path}`;
+
+/** The bins' root on `snippetkit serve` (its editor, its API), under this page's proxy prefix; undefined on a mock server alone. */
+export const binsRoot = (): URL | undefined => binsBase;
 
 export const eventsUrl = (name: string): string => new URL(`api/endpoint/${segment(name)}/events`, ROOT).href;
 
