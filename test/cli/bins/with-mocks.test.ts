@@ -8,6 +8,8 @@ import { tempDir } from '../../helpers/temp.js';
 // revision, `pull --with-mocks` writes them as BIN.mocks.json, and `save DIR/BIN.html --with-mocks` on
 // another joint server creates the missing ones there, reporting any of the same name and another shape.
 
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
 const CREW = { name: 'crew', path: 'crew/:id', statusCode: 200, data: { id: 1, name: 'Ada' }, delay: 0 };
 const SKETCH_JS = "const res = await fetch('/endpoint/crew/1');\nconsole.log(await res.json());\nfetch(`/endpoint/nobody/${id}`);\n";
 
@@ -28,7 +30,7 @@ describe('snippetkit save and pull --with-mocks', function () {
   };
   const endpointNames = async (server: ServerProcess) =>
     ((await (await mockApi(server, 'endpoints')).json()) as { endpoints: { name: string }[] }).endpoints.map((e) => e.name);
-  const readBin = async (server: ServerProcess, path: string) => (await fetch(`${server.url}/api/${path}`)).json();
+  const readBin = async (server: ServerProcess, path: string): Promise<Json> => (await fetch(`${server.url}/api/${path}`)).json();
   const binOf = (url: string) => url.trim().split('/').at(-2)!;
 
   before(async () => {
