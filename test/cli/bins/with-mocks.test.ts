@@ -30,7 +30,7 @@ describe('snippetkit save and pull --with-mocks', function () {
   };
   const endpointNames = async (server: ServerProcess) =>
     ((await (await mockApi(server, 'endpoints')).json()) as { endpoints: { name: string }[] }).endpoints.map((e) => e.name);
-  const readBin = async (server: ServerProcess, path: string): Promise<Json> => (await fetch(`${server.url}/api/${path}`)).json();
+  const readBin = async (server: ServerProcess, path: string): Promise<Json> => (await fetch(`${server.url}/api/${path}`)).json() as Promise<Json>;
   const binOf = (url: string) => url.trim().split('/').at(-2)!;
 
   before(async () => {
