@@ -111,5 +111,20 @@ export async function calledMocks(mocks: ClientOptions, texts: string[]): Promis
     if ((body as { name?: unknown }).name !== name) throw notOurApi(mocks, `it answered for ${name} with another name`);
     records.push(exported(body as Record<string, unknown>));
   }
+  // What the bin server will refuse, said here with the endpoint's name: a nested name (an endpoint from a
+  // --dir file in a subfolder), or a delay past the default --max-delay.
+  const problems = records.flatMap((record) => {
+    try {
+      parseMockInput(record, VALIDATE);
+      return [];
+    } catch (err) {
+      if (!isRefusal(err)) throw err;
+      return [`${record.name}: ${err.message}`];
+    }
+  });
+  if (problems.length > 0) {
+    const message = `${problems.length} of the endpoints the code calls cannot be kept with a bin; nothing was saved`;
+    throw new CliError(message, EXIT.refused, problems);
+  }
   return { records, unanswered };
 }

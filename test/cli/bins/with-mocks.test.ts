@@ -37,7 +37,8 @@ describe('snippetkit save and pull --with-mocks', function () {
     temp = tempDir();
     const joint = (name: string) => ['serve', '--port', '0', '--bin-data', join(temp.dir, `${name}-b.sqlite`), '--mock-data', join(temp.dir, `${name}-m.sqlite`)];
     [first, fresh, binsAlone] = await Promise.all([
-      startServerProcess(joint('first')),
+      // a longer --max-delay than a bin keeps: one endpoint below cannot travel
+      startServerProcess([...joint('first'), '--max-delay', '300000']),
       startServerProcess(joint('fresh')),
       startServerProcess(['serve-bins', '--port', '0', '--data', join(temp.dir, 'alone.sqlite')]),
     ]);
@@ -153,6 +154,19 @@ describe('snippetkit save and pull --with-mocks', function () {
       `snippetkit: the code calls no endpoint of ${first.url}, so there are no mocks to save; ` +
         'write its path as `/endpoint/…` in the html or javascript, or leave out --with-mocks\n',
     );
+  });
+
+  it('refuses an endpoint the code calls that a bin cannot keep, naming it, and saves nothing', async () => {
+    await putEndpoint(first, { name: 'slow', data: 1, delay: 120_000 });
+    const page = join(temp.dir, 'slow.html');
+    writeFileSync(page, "<script>fetch('/endpoint/slow'); fetch('/endpoint/crew/2')</script>");
+    const result = await runCli(['save', page, '--with-mocks', '--bin', 'slowly', '--server', first.url]);
+    expect(result.code).to.equal(9);
+    expect(result.stderr).to.equal(
+      'snippetkit: 1 of the endpoints the code calls cannot be kept with a bin; nothing was saved\n' +
+        '  slow: delay must be a number of milliseconds from 0 to 60000\n',
+    );
+    expect((await fetch(`${first.url}/api/slowly`)).status).to.equal(404);
   });
 
   it('refuses a BIN.mocks.json with an invalid record before anything is sent', async () => {
