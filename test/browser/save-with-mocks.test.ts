@@ -78,6 +78,24 @@ describe('the editor\'s Save with mocks', function () {
     expect(await box().isChecked()).to.equal(false);
   });
 
+  it('saves nothing when the mock API cannot be read, and says so', async () => {
+    await t.page.goto(`${server.url}/`);
+    await shown();
+    await tick(true);
+    await replaceCode(t.page, 'javascript', "fetch('/endpoint/crew')");
+    await t.page.route('**/mocks/api/endpoints', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: '{"success":false,"message":"the store is busy"}' }),
+    );
+    let saves = 0;
+    t.page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/api/save')) saves++;
+    });
+    await t.page.click('#save');
+    await t.page.locator('#status', { hasText: 'Not saved: its mocks could not be read (the store is busy).' }).waitFor();
+    expect(saves).to.equal(0);
+    expect(new URL(t.page.url()).pathname).to.equal('/');
+  });
+
   it('shows no box on a watch page, which has no Save', async () => {
     const res = await fetch(`${server.url}/api/save`, { method: 'POST', body: new URLSearchParams({ html: '<p>watched</p>' }) });
     const { url: bin } = (await res.json()) as { url: string };
