@@ -100,7 +100,7 @@ describe('the editor\'s Save with mocks', function () {
     const res = await fetch(`${server.url}/api/save`, { method: 'POST', body: new URLSearchParams({ html: '<p>watched</p>' }) });
     const { url: bin } = (await res.json()) as { url: string };
     await t.page.goto(`${server.url}/${bin}/watch`);
-    await t.page.locator('label.with-mocks[data-server="joint"]').waitFor({ state: 'attached' });
+    await t.page.locator('label.with-mocks[data-server="no-save"]').waitFor({ state: 'attached' });
     expect(await t.page.locator('label.with-mocks').isHidden()).to.equal(true);
   });
 

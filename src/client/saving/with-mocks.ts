@@ -42,12 +42,16 @@ export function wireWithMocks(root: URL): void {
   if (!input || !label) return;
   input.checked = remembered();
   input.addEventListener('change', () => remember(input.checked));
+  // A watch page hides Save and a server that saves nothing disables it (main.ts, before this): no box, nothing asked.
+  const save = document.getElementById('save') as HTMLButtonElement | null;
+  if (!save || save.hidden || save.disabled) {
+    label.dataset.server = 'no-save';
+    return;
+  }
   void findMockApi(root).then((api) => {
     mockApi = api;
-    // A watch page has no Save (main.ts hides it before this answer comes): no box either.
-    label.hidden = api === undefined || document.getElementById('save')?.hidden !== false;
+    label.hidden = api === undefined;
     label.dataset.server = api ? 'joint' : 'bins'; // what the answer said, once it has come
-
   });
 }
 
