@@ -36,11 +36,14 @@ describe('snippetkit save and pull --with-mocks', function () {
   before(async () => {
     temp = tempDir();
     const joint = (name: string) => ['serve', '--port', '0', '--bin-data', join(temp.dir, `${name}-b.sqlite`), '--mock-data', join(temp.dir, `${name}-m.sqlite`)];
+    // Open servers: one that made its own key would leave it in the data folder this test process shares,
+    // where the next test file's client commands would find and send it.
+    const open = { SNIPPETKIT_API_ALLOWANONYMOUSREADWRITE: 'true' };
     [first, fresh, binsAlone] = await Promise.all([
       // a longer --max-delay than a bin keeps: one endpoint below cannot travel
-      startServerProcess([...joint('first'), '--max-delay', '300000']),
-      startServerProcess(joint('fresh')),
-      startServerProcess(['serve-bins', '--port', '0', '--data', join(temp.dir, 'alone.sqlite')]),
+      startServerProcess([...joint('first'), '--max-delay', '300000'], open),
+      startServerProcess(joint('fresh'), open),
+      startServerProcess(['serve-bins', '--port', '0', '--data', join(temp.dir, 'alone.sqlite')], open),
     ]);
     await putEndpoint(first, CREW);
     await putEndpoint(first, { name: 'unrelated', data: [1, 2] });
