@@ -1,5 +1,6 @@
 import type { Panels } from '../../shared/assemble.js';
 import { calledEndpoints, type RoutedEndpoint } from '../../shared/endpoint-calls.js';
+import { findMockServer, listEndpoints, type MockServer } from '../mock-pane/api.js';
 
 /**
  * The Save region's "with mocks" box (docs/bin-api.md, "A sketch with its API"): on a joint server
@@ -11,8 +12,8 @@ const STORED = 'snippetkit:save-with-mocks';
 /** What a record answer adds to a record; a revision keeps what `mock export` writes. */
 const READ_ONLY = new Set(['success', 'hits', 'lastCall', 'created', 'updated', 'url', 'source']);
 
-/** The joint server's mock API (`…/mocks/`), once `api/whoami` has named it. */
-let mockApi: URL | undefined;
+/** The joint server's mock server, once `api/whoami` has named it (the Mocks pane's finder). */
+let mockServer: MockServer | undefined;
 
 function box(): HTMLInputElement | null {
   return document.getElementById('save-with-mocks') as HTMLInputElement | null;
@@ -48,30 +49,17 @@ export function wireWithMocks(root: URL): void {
     label.dataset.server = 'no-save';
     return;
   }
-  void findMockApi(root).then((api) => {
-    mockApi = api;
-    label.hidden = api === undefined;
-    label.dataset.server = api ? 'joint' : 'bins'; // what the answer said, once it has come
+  void findMockServer(root).then((found) => {
+    mockServer = found;
+    label.hidden = found === undefined;
+    label.dataset.server = found ? 'joint' : 'bins'; // what the answer said, once it has come
   });
-}
-
-/** The mock API's base when `root` is a joint server's, from its own answer (it may sit under a proxy's prefix). */
-async function findMockApi(root: URL): Promise<URL | undefined> {
-  try {
-    const res = await fetch(new URL('api/whoami', root), { headers: { Accept: 'application/json' } });
-    if (!res.ok) return undefined;
-    const said = (await res.json()) as { server?: unknown; mocks?: unknown };
-    if (said.server !== 'snippetkit serve' || typeof said.mocks !== 'string') return undefined;
-    return new URL(said.mocks.replace(/^\/+/, ''), root);
-  } catch {
-    return undefined; // a bin server alone (404), or one that did not answer: no box
-  }
 }
 
 /** Whether the next save carries mocks: the box is shown and ticked. */
 export function savingWithMocks(): boolean {
   const input = box();
-  return mockApi !== undefined && input !== null && input.checked && !input.closest('label')!.hidden;
+  return mockServer !== undefined && input !== null && input.checked && !input.closest('label')!.hidden;
 }
 
 /**
@@ -79,18 +67,17 @@ export function savingWithMocks(): boolean {
  * as the mock API answers them; "" when they call none. Throws an Error saying what failed.
  */
 export async function mocksField(panels: Panels): Promise<string> {
-  const api = mockApi!;
-  const list = await readJson(new URL('api/endpoints', api));
-  const endpoints = Array.isArray(list.endpoints) ? (list.endpoints as Partial<RoutedEndpoint>[]) : [];
+  const server = mockServer!;
+  const endpoints: Partial<RoutedEndpoint>[] = await listEndpoints(server);
   const routed = endpoints.filter((e): e is RoutedEndpoint => typeof e.name === 'string' && typeof e.path === 'string');
   const { names } = calledEndpoints([panels.html, panels.javascript], routed);
-  const records = await Promise.all(names.map((name) => readJson(new URL(`api/endpoint/${encodeURIComponent(name)}`, api))));
+  const records = await Promise.all(names.map((name) => readJson(new URL(`endpoint/${encodeURIComponent(name)}`, server.api))));
   if (records.length === 0) return '';
   return JSON.stringify(records.map((record) => Object.fromEntries(Object.entries(record).filter(([key]) => !READ_ONLY.has(key)))));
 }
 
 async function readJson(url: URL): Promise<Record<string, unknown>> {
-  const res = await fetch(url, { headers: { Accept: 'application/json' } });
+  const res = await fetch(url, { headers: { Accept: 'application/json' }, cache: 'no-store' });
   const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
   if (!res.ok) throw new Error(typeof body.message === 'string' ? body.message : `the mock server answered ${res.status}`);
   return body;
