@@ -1,5 +1,6 @@
 import { normalizeId } from '../addresses/ids.js';
 import type { BinStore, StoredRevision } from '../store/store.js';
+import { mocksOf, withoutMocks } from './save-mocks.js';
 
 /** A finished answer to GET /api/:bin[/:rev]: the status, the JSON to send and its ETag. */
 export type ReadAnswer = { status: number; json: Buffer; etag?: string };
@@ -17,16 +18,18 @@ export function parseRev(raw: string | undefined): number | undefined {
   return Number.isSafeInteger(rev) ? rev : Infinity;
 }
 
-/** JS Bin's keys for a revision, in its order. */
+/** JS Bin's keys for a revision, in its order; then (ours) `mocks`, only for a revision saved with them. */
 export function revisionBody(revision: StoredRevision) {
+  const mocks = mocksOf(revision.settings);
   return {
     javascript: revision.javascript,
     html: revision.html,
     css: revision.css,
-    settings: revision.settings,
+    settings: mocks ? withoutMocks(revision.settings) : revision.settings,
     last_updated: revision.created,
     url: revision.bin,
     snapshot: revision.rev,
+    ...(mocks && { mocks }),
   };
 }
 

@@ -5,13 +5,22 @@ import { isJsonObject, readJsonBody } from '../../http/json-body.js';
 import { hasBody, readBodyText } from '../../http/read-body.js';
 import type { BinConfig } from '../config/config.js';
 import { checkOutputSettings } from './output-settings.js';
+import { jsonDepth } from './json-depth.js';
+import { MOCKS_SETTING, readMocks, type BinMock } from './save-mocks.js';
 import type { Settings } from '../engines/records.js';
 import { PANELS } from '../../shared/processors.js';
 
 export const NO_CONTENT = 'Unable to save: The bin has no content';
 export const BLACKLISTED = 'Unable to save: Post contains blacklisted content';
 
-export type SaveInput = { html: string; javascript: string; css: string; settings: Settings | undefined };
+export type SaveInput = {
+  html: string;
+  javascript: string;
+  css: string;
+  settings: Settings | undefined;
+  /** The endpoint records the revision keeps (save-mocks.ts); undefined for none. */
+  mocks: BinMock[] | undefined;
+};
 
 /**
  * The body of a save, form-encoded (JS Bin's) or JSON (what jsbin-client sends); read strictly,
@@ -29,8 +38,8 @@ export async function readSaveBody(ctx: Context, limit: number | string): Promis
 }
 
 /**
- * Reads a save body (form or JSON): only html, javascript, css and settings; a panel not sent is "".
- * `settings` may be a JSON string (as JS Bin clients send it) or an object.
+ * Reads a save body (form or JSON): only html, javascript, css, settings and (ours) mocks; a panel not sent
+ * is "". `settings` may be a JSON string (as JS Bin clients send it) or an object; so may `mocks` (a list).
  */
 export function readSaveInput(body: unknown, config: BinConfig): SaveInput {
   const fields = isJsonObject(body) ? body : {};
@@ -42,12 +51,14 @@ export function readSaveInput(body: unknown, config: BinConfig): SaveInput {
     panels[panel] = value;
   }
   const settings = readSettings(fields.settings);
+  const mocks = readMocks(fields.mocks);
   if (PANELS.every((panel) => panels[panel].trim() === '')) throw new HttpError(400, NO_CONTENT);
   const banned = config.blacklist.html.filter((word) => typeof word === 'string' && word !== '');
-  if (banned.some((word) => PANELS.some((panel) => panels[panel].includes(word)))) {
+  const mockText = mocks ? JSON.stringify(mocks) : '';
+  if (banned.some((word) => PANELS.some((panel) => panels[panel].includes(word)) || mockText.includes(word))) {
     throw new HttpError(400, BLACKLISTED);
   }
-  return { ...panels, settings };
+  return { ...panels, settings, mocks };
 }
 
 function readSettings(value: unknown): Settings | undefined {
@@ -61,8 +72,12 @@ function readSettings(value: unknown): Settings | undefined {
     }
   }
   if (!isJsonObject(parsed)) throw new HttpError(400, 'settings must be a JSON object', 'settings');
-  if (depth(parsed) > MAX_SETTINGS_DEPTH) {
+  if (jsonDepth(parsed, MAX_SETTINGS_DEPTH) > MAX_SETTINGS_DEPTH) {
     throw new HttpError(400, `settings are nested more than ${MAX_SETTINGS_DEPTH} levels deep`, 'settings');
+  }
+  if (Object.hasOwn(parsed, MOCKS_SETTING)) {
+    const message = `settings.${MOCKS_SETTING} is not a setting: send a revision's mocks as the save's own ${MOCKS_SETTING} field`;
+    throw new HttpError(400, message, `settings.${MOCKS_SETTING}`);
   }
   checkOutputSettings(parsed);
   return parsed;
@@ -70,20 +85,6 @@ function readSettings(value: unknown): Settings | undefined {
 
 /** Deeper settings would overflow the stack of the recursive merge and of JSON.stringify. */
 const MAX_SETTINGS_DEPTH = 32;
-
-/** How deeply objects and arrays nest in `value`, counted without recursion. */
-function depth(value: unknown): number {
-  let deepest = 0;
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [item, level] = stack.pop()!;
-    if (typeof item !== 'object' || item === null) continue;
-    deepest = Math.max(deepest, level);
-    if (deepest > MAX_SETTINGS_DEPTH) break;
-    for (const child of Object.values(item)) stack.push([child, level + 1]);
-  }
-  return deepest;
-}
 
 /** New settings merged key by key over the previous revision's; arrays and values replace. */
 export function mergeSettings(previous: Settings, next: Settings | undefined): Settings {

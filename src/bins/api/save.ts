@@ -3,6 +3,7 @@ import { checkHeaderCount } from './output-settings.js';
 import { mergeSettings, type SaveInput } from './save-input.js';
 import type { BinStore } from '../store/store.js';
 import { summarize } from '../engines/summary.js';
+import { MOCKS_SETTING, withoutMocks } from './save-mocks.js';
 
 /** What a save answers: JS Bin's shape. */
 export type SaveAnswer = { url: string; snapshot: number; summary: string };
@@ -13,8 +14,10 @@ export type SaveAnswer = { url: string; snapshot: number; summary: string };
  */
 export async function saveAnswer(store: BinStore, bin: string | undefined, input: SaveInput): Promise<SaveAnswer> {
   const saved = await store.append(bin, (previous) => {
-    const settings = mergeSettings(previous?.settings ?? {}, input.settings);
+    // A revision keeps the mocks it was saved with, never the previous one's.
+    const settings = mergeSettings(withoutMocks(previous?.settings ?? {}), input.settings);
     checkHeaderCount(settings); // thrown before anything is written
+    if (input.mocks) settings[MOCKS_SETTING] = input.mocks;
     return { html: input.html, javascript: input.javascript, css: input.css, settings };
   });
   // JS Bin's summary, not the list's (saved.summary): clients of the API read this one.

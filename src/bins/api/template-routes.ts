@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import { HttpError } from '../../http/errors.js';
 import type { Context } from 'koa';
 import { checkRead, requireAccess } from '../auth/auth.js';
 import type { BinConfig } from '../config/config.js';
@@ -44,6 +45,7 @@ export function templateRoutes(router: Router, { store, config }: { store: BinSt
   });
   router.put('/template', write, async (ctx) => {
     const input = readSaveInput(await readSaveBody(ctx, config['max-request-size']), config);
+    if (input.mocks) throw new HttpError(400, 'a template keeps no mocks: new bins start without them', 'mocks');
     const { html, javascript, css } = input;
     answer(ctx, await store.setTemplate({ html, javascript, css, settings: input.settings ?? {} }));
   });

@@ -12,6 +12,7 @@ export function registerBinCommands(program: Command): void {
     .option('--js <file>', 'the javascript panel (- for standard input)')
     .option('--css <file>', 'the css panel (- for standard input)')
     .option('--bin <id>', 'save a new revision of this bin (a new name is claimed)')
+    .option('--with-mocks', 'keep the endpoints the code calls (/endpoint/…) with the revision; from FILE.mocks.json beside the file when there is one, created on the server where missing (needs snippetkit serve)')
     .addHelpText(
       'after',
       `
@@ -20,6 +21,10 @@ Examples:
   $ snippetkit save demo.html --bin rovoqe    # revision 2 of rovoqe
   $ snippetkit save --js app.js --css none.css
   $ echo '<h1>hi</h1>' | snippetkit save -
+  $ snippetkit save demo.html --with-mocks    # with the endpoints its code calls, e.g. fetch('/endpoint/users')
+  $ snippetkit save out/rovoqe.html --with-mocks --server http://other:3000
+                                              # rovoqe.mocks.json too: endpoints missing there are created;
+                                              # one of the same name and another shape stops the save
 Prints e.g. http://localhost:3000/rovoqe/1`,
     )
     .action(async (file: string | undefined, flags: SaveFlags, command: Command) => {
@@ -28,18 +33,22 @@ Prints e.g. http://localhost:3000/rovoqe/1`,
     });
 
   withClientFlags(program.command('pull'), 'bin')
-    .description('write a bin\'s panels to BIN.html, BIN.js and BIN.css (only the panels that are not empty)')
+    .description('write a bin\'s panels to BIN.html, BIN.js and BIN.css (only the panels that are not empty), and its mocks with --with-mocks')
     .argument('<bin>', 'BIN, BIN/REV, or a bin URL such as http://localhost:3000/rovoqe/2')
     .option('-o, --out <dir>', 'folder to write into (created if needed)', '.')
     .option('-f, --force', 'overwrite files that exist')
     .option('--stdout <panel>', 'print one panel (html, css or js) instead of writing files')
+    .option('--with-mocks', 'also write BIN.mocks.json: the endpoints the revision was saved with (save --with-mocks), as mock export writes them')
     .addHelpText(
       'after',
       `
 Examples:
   $ snippetkit pull rovoqe
   $ snippetkit pull rovoqe/1 --out ./snippets --force
-  $ snippetkit pull rovoqe --stdout js > app.js`,
+  $ snippetkit pull rovoqe --stdout js > app.js
+  $ snippetkit pull rovoqe/2 --with-mocks --out sketch
+                     # sketch/rovoqe.html, .js, .css and rovoqe.mocks.json; then, on another snippetkit:
+  $ snippetkit save sketch/rovoqe.html --with-mocks --server http://other:3000`,
     )
     .action(async (bin: string, flags: PullFlags, command: Command) => {
       const { pull } = await import('./pull.js');

@@ -6,8 +6,10 @@ import { callApi, notOurApi, type ClientOptions } from '../common/client.js';
 import { clientContext } from '../common/client-flags.js';
 import { CliError, EXIT, fileErrorReason } from '../common/errors.js';
 import { ensureFolder } from '../common/out-folder.js';
+import { formatRecords } from '../common/record-files.js';
+import { MOCKS_FILE_SUFFIX } from './with-mocks.js';
 
-export type PullFlags = { out?: string; force?: boolean; stdout?: string };
+export type PullFlags = { out?: string; force?: boolean; stdout?: string; withMocks?: boolean };
 
 const PANELS = [
   { name: 'html', key: 'html', ext: '.html' },
@@ -63,6 +65,9 @@ export async function pull(target: string, flags: PullFlags, command: Command): 
   if (flags.stdout && !stdoutPanel) {
     throw new CliError(`--stdout takes html, css or js, not ${flags.stdout}`, EXIT.usage);
   }
+  if (flags.stdout && flags.withMocks) {
+    throw new CliError('--stdout prints one panel; --with-mocks writes BIN.mocks.json beside the panels: use one of them', EXIT.usage);
+  }
   const snapshot = found.snapshot;
 
   if (stdoutPanel) {
@@ -74,6 +79,7 @@ export async function pull(target: string, flags: PullFlags, command: Command): 
     path: join(dir, `${bin}${p.ext}`),
     text: found[p.key] as string,
   }));
+  if (flags.withMocks) files.push({ path: join(dir, `${bin}${MOCKS_FILE_SUFFIX}`), text: mocksText(client, bin, found) });
   const existing = files.filter((f) => existsSync(f.path)).map((f) => f.path);
   if (existing.length > 0 && !flags.force) {
     throw new CliError(`would overwrite ${existing.join(', ')}; pass --force to overwrite`, EXIT.file);
@@ -88,4 +94,24 @@ export async function pull(target: string, flags: PullFlags, command: Command): 
   }
   if (files.length === 0) out.note(`${bin}/${snapshot} has no content to write`);
   out.result(files.map((f) => f.path).join('\n'), { bin, snapshot, files: files.map((f) => f.path) });
+}
+
+// An endpoint name, as the mock server takes it (it becomes no file name here, but a server that sends
+// something else is not ours).
+const MOCK_NAME = /^[A-Za-z0-9._~-]{1,128}$/;
+
+/**
+ * BIN.mocks.json: the revision's mocks (GET /api/BIN/REV's `mocks`) as `snippetkit mock export --out FILE.json`
+ * writes endpoints, a list sorted by name, so `mock import` and `save --with-mocks` take it.
+ */
+function mocksText(client: ClientOptions, bin: string, found: Record<string, unknown>): string {
+  const { mocks, snapshot } = found;
+  if (mocks === undefined) {
+    const hint = 'pull it without --with-mocks, or save it again with --with-mocks on the server that has its endpoints';
+    throw new CliError(`${bin}/${String(snapshot)} was saved without mocks; ${hint}`, EXIT.notFound);
+  }
+  const valid = (m: unknown) => typeof m === 'object' && m !== null && typeof (m as { name?: unknown }).name === 'string' && MOCK_NAME.test((m as { name: string }).name);
+  if (!Array.isArray(mocks) || !mocks.every(valid)) throw notOurApi(client, 'its revision has mocks that are not endpoint records');
+  const sorted = [...(mocks as { name: string }[])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return formatRecords(sorted, 'json');
 }

@@ -7,8 +7,10 @@ import { clientContext } from '../common/client-flags.js';
 import { CliError, EXIT } from '../common/errors.js';
 import { readText } from '../common/read-input.js';
 import { safeLine } from '../common/terminal-text.js';
+import type { SaveMocks } from './place-mocks.js';
+import { mocksFileBeside } from './with-mocks.js';
 
-export type SaveFlags = { html?: string; js?: string; css?: string; bin?: string };
+export type SaveFlags = { html?: string; js?: string; css?: string; bin?: string; withMocks?: boolean };
 
 type Panel = PanelName;
 
@@ -50,11 +52,31 @@ export async function save(file: string | undefined, flags: SaveFlags, command: 
   const picked = pickFiles(file, flags);
   const form: Record<string, string> = {};
   for (const [panel, path] of Object.entries(picked)) form[panel] = await readText(path);
+  const named = file ?? picked.html ?? picked.javascript;
+  const beside = !flags.withMocks && mocksFileBeside(named);
+  if (beside) out.note(`${basename(beside)} is beside it: pass --with-mocks to save its endpoints with the bin`);
+  let mocks: SaveMocks | undefined;
+  if (flags.withMocks) {
+    const { mocksForSave } = await import('./place-mocks.js');
+    mocks = await mocksForSave(client, named, [form.html ?? '', form.javascript ?? ''], out);
+    form.mocks = JSON.stringify(mocks.records);
+  }
 
   const path = flags.bin ? `api/${encodeURIComponent(flags.bin)}/save` : 'api/save';
-  const saved = await postSave(client, path, form, flags.bin);
+  let saved: Saved;
+  try {
+    saved = await postSave(client, path, form, flags.bin);
+  } catch (err) {
+    throw mocks ? await mocks.undo(err) : err;
+  }
   out.note(`took ${Object.entries(picked).map(([panel, path]) => `${panel} from ${path === '-' ? 'standard input' : basename(path)}`).join(', ')}`);
-  out.result(safeLine(saved.url), { ...saved, files: picked });
+  if (mocks) {
+    const from = mocks.file ? ` from ${basename(mocks.file)}` : '';
+    const created = mocks.created.length > 0 ? `; created ${mocks.created.join(', ')} on ${client.server}` : '';
+    out.note(`with the mocks ${mocks.records.map((r) => r.name).join(', ')}${from}${created}`);
+  }
+  const withMocks = mocks && { mocks: mocks.records.map((r) => r.name), created: mocks.created };
+  out.result(safeLine(saved.url), { ...saved, files: picked, ...withMocks });
 }
 
 /** What a save answers, as the commands print it. */

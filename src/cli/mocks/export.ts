@@ -10,7 +10,7 @@ import { ensureFolder } from '../common/out-folder.js';
 export type MockExportFlags = { out?: string; format?: FileFormat };
 
 /** What GET /api/endpoint/<name> adds to a record; an export holds what a PUT would take. */
-const READ_ONLY = new Set(['success', 'hits', 'lastCall', 'created', 'updated', 'url', 'source']);
+export const READ_ONLY = new Set(['success', 'hits', 'lastCall', 'created', 'updated', 'url', 'source']);
 // As the server checks names: a file name of one segment, never '.' or '..'.
 const FILE_NAME = /^(?!\.\.?$)[A-Za-z0-9._~-]{1,128}$/;
 

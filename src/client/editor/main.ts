@@ -16,7 +16,7 @@ import { createPanelCompiler, wireSelectors } from './processors.js';
 import { createRevisionMenu } from '../saving/revisions.js';
 import { wirePaneResizing } from './resize.js';
 import { wireRunControls } from './run-controls.js';
-import { postSave } from '../saving/save.js';
+import { postSave, wireWithMocks } from '../saving/save.js';
 import { followPanes, showShare, wireCopyButtons, wireShareToggle } from '../saving/share.js';
 import { wireShortcuts } from './shortcuts.js';
 import { wireToolbar } from './toolbar.js';
@@ -197,6 +197,7 @@ async function save(clone = false): Promise<void> {
   }
 }
 
+wireWithMocks(root);
 saveButton.addEventListener('click', () => void save());
 cloneButton.addEventListener('click', () => void save(true));
 // Capture phase, so the browser's "Save page" never opens, even from inside an editor.

@@ -1,6 +1,9 @@
 import type { Panels } from '../../shared/assemble.js';
 import type { ProcessorChoice } from '../../shared/processors.js';
 import type { Refusal } from './key-dialog.js';
+import { mocksField, savingWithMocks } from './with-mocks.js';
+
+export { wireWithMocks } from './with-mocks.js';
 
 export type SaveResult = { ok: true; bin: string; rev: number } | Refusal;
 
@@ -15,13 +18,14 @@ export async function sendPanels(
   panels: Panels,
   processors: ProcessorChoice,
   key: string | null,
+  more: Record<string, string> = {},
 ): Promise<{ ok: true; body: Record<string, unknown> } | Refusal> {
   let res: Response;
   try {
     res = await fetch(url, {
       method,
       headers: key ? { Authorization: `token ${key}` } : {},
-      body: new URLSearchParams({ ...panels, settings: JSON.stringify({ processors }) }),
+      body: new URLSearchParams({ ...panels, settings: JSON.stringify({ processors }), ...more }),
     });
   } catch {
     return { ok: false, status: 0, error: 'the server could not be reached' };
@@ -32,7 +36,10 @@ export async function sendPanels(
   return { ok: false, status: res.status, error };
 }
 
-/** Saves through the REST API: a new bin when `bin` is null, else a new revision of it. */
+/**
+ * Saves through the REST API: a new bin when `bin` is null, else a new revision of it; with the mocks the
+ * code calls when the Save region's "with mocks" box is ticked (with-mocks.ts).
+ */
 export async function postSave(
   root: URL,
   bin: string | null,
@@ -41,7 +48,16 @@ export async function postSave(
   key: string | null,
 ): Promise<SaveResult> {
   const url = new URL(bin === null ? 'api/save' : `api/${encodeURIComponent(bin)}/save`, root);
-  const sent = await sendPanels(url, 'POST', panels, processors, key);
+  const more: Record<string, string> = {};
+  if (savingWithMocks()) {
+    try {
+      const mocks = await mocksField(panels);
+      if (mocks !== '') more.mocks = mocks;
+    } catch (err) {
+      return { ok: false, status: 0, error: `its mocks could not be read (${(err as Error).message})` };
+    }
+  }
+  const sent = await sendPanels(url, 'POST', panels, processors, key, more);
   if (!sent.ok) return sent;
   const { url: saved, snapshot } = sent.body;
   if (typeof saved === 'string' && typeof snapshot === 'number') return { ok: true, bin: saved, rev: snapshot };
