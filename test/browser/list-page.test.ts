@@ -7,7 +7,7 @@ import { READ_ONLY } from '../../src/bins/auth/auth.js';
 import { KEYED, OPEN, startBinServer, type TestBinServer } from '../helpers/bin-server.js';
 import { nextMillisecond } from '../helpers/clock.js';
 import { openPage, screenshot, type TestPage } from './browser.js';
-import { pathOf, readCode, withEditor } from './editor-page.js';
+import { clickToolbar, pathOf, readCode, withEditor } from './editor-page.js';
 import { startPrefixProxy } from './prefix-proxy.js';
 
 const AXE_SOURCE = readFileSync(fileURLToPath(import.meta.resolve('axe-core/axe.min.js')), 'utf8');
@@ -47,7 +47,14 @@ describe('My bins in Chromium', () => {
     const proxy = await startPrefixProxy(server.url, PREFIX);
     try {
       await t.page.goto(`${proxy.url}${PREFIX}/apple/edit`);
-      await t.page.getByRole('link', { name: 'My bins' }).click();
+      // A saved bin's toolbar (revisions, watchers, the Mocks toggle) folds My bins into More at 1280 px.
+      // Both come after the page loads and fold the toolbar again: wait for them, then look where the link is.
+      await t.page.locator('#watchers').waitFor();
+      await t.page.locator('#revisions').waitFor({ state: 'attached' });
+      await t.page.waitForFunction(() => !(document.querySelector('.revisions') as HTMLElement).hidden);
+      // The toolbar refolds in a ResizeObserver callback, which runs before the next frame is painted.
+      await t.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      await clickToolbar(t.page, '.list-link');
       await t.page.waitForURL(`${proxy.url}${PREFIX}/list`);
       await t.page.locator('tr[data-bin="cherry"]').getByRole('link', { name: 'Edit' }).click();
       await t.page.waitForURL(`${proxy.url}${PREFIX}/cherry/edit`);
