@@ -208,3 +208,11 @@ export type ServerSummary = {
   /** The unmatched log's count, when requests no endpoint answered came. */
   unmatched?: number;
 };
+
+/** GET /api/scenarios: each scenario's state now, and the states its endpoints name (`start` first). */
+export type ScenarioStates = { scenarios: Record<string, string>; states: Record<string, string[]> };
+
+export const listScenarios = (): Promise<ScenarioStates> => call('GET', 'scenarios');
+
+/** Sets states (`{ checkout: 'paid' }`); answers every scenario's state after. */
+export const setScenarios = (states: Record<string, string>): Promise<ScenarioStates> => call('PUT', 'scenarios', states);
