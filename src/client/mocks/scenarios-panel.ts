@@ -21,7 +21,8 @@ export function createScenariosPanel(): ScenariosPanel {
 
   const draw = ({ scenarios, states }: ScenarioStates) => {
     const names = Object.keys(scenarios);
-    section.hidden = names.length === 0;
+    // Kept in sight while it says why a choice failed, even when that scenario is gone.
+    section.hidden = names.length === 0 && error.hidden;
     restart.disabled = names.every((name) => scenarios[name] === 'start');
     // A choice open in a select is not redrawn away under the pointer.
     if (section.contains(document.activeElement) && document.activeElement?.tagName === 'SELECT') return;

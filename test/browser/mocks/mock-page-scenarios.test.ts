@@ -66,7 +66,7 @@ describe('the mock page: the Scenarios panel', function () {
     expect(await checkout().inputValue()).to.equal('start');
   });
 
-  it("says why a state was not set, and shows the server's state again", async () => {
+  it("says why a state was not set, and shows the server's scenarios again", async () => {
     const { page } = t;
     await addEndpoint(server, CHECKOUT[0]!);
     // No server stream: the page cannot hear of the delete below before the user picks.
@@ -77,6 +77,56 @@ describe('the mock page: the Scenarios panel', function () {
     await checkout().selectOption('paid');
     await page.locator('#scenario-error').waitFor({ state: 'visible' });
     expect(await page.locator('#scenario-error').textContent()).to.equal("no scenario named 'checkout': no endpoint names it");
-    await page.locator('#scenarios').waitFor({ state: 'hidden' });
+    await page.waitForFunction(() => document.querySelectorAll('#scenario-list li').length === 0);
+  });
+
+  it("keeps an endpoint's scenario, setState and a response's when.state and setState through the form, and saves them", async () => {
+    const { page } = t;
+    await addEndpoint(server, CHECKOUT[2]!);
+    const record = async () => {
+      const { hits, lastCall, created, updated, url, ...rest } = await (await server.fetch('/api/endpoint/pay')).json();
+      return rest;
+    };
+    const before = await record();
+    await page.goto(`${server.url}/static/#endpoint/pay`);
+    await page.locator('#endpoint-form').waitFor();
+    await page.waitForFunction(() => (document.getElementById('scenario') as HTMLInputElement).value === 'checkout');
+    await page.locator('#responses .response-toggle').first().click();
+    const card = page.locator('#responses > li').first();
+    expect(await card.getByLabel("The endpoint's scenario is in state").inputValue()).to.equal('item added');
+    expect(await card.getByLabel("Then the scenario's state is").inputValue()).to.equal('paid');
+    let saved = page.waitForResponse((res) => res.request().method() === 'PUT');
+    await page.click('#save');
+    expect((await saved).status()).to.equal(200);
+    expect(await record()).to.deep.equal(before);
+
+    await page.fill('#set-state', 'refused');
+    await card.getByLabel("Then the scenario's state is").fill('');
+    saved = page.waitForResponse((res) => res.request().method() === 'PUT');
+    await page.click('#save');
+    await saved;
+    const after = await record();
+    expect(after.setState).to.equal('refused');
+    expect(after.responses[0]).to.not.have.property('setState');
+    expect(after.responses[0].when).to.deep.equal({ state: 'item added' });
+    for (const width of [1400, 900]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.locator('#scenario').scrollIntoViewIfNeeded();
+      await screenshot(page, `mock-page-scenario-fields-${width}`);
+      await card.getByLabel("The endpoint's scenario is in state").scrollIntoViewIfNeeded();
+      await screenshot(page, `mock-page-scenario-when-${width}`);
+    }
+  });
+
+  it('shows the 400 of a setState without a scenario at that field', async () => {
+    const { page } = t;
+    await page.goto(`${server.url}/static/#new`);
+    await page.fill('#name', 'lonely');
+    await page.fill('#set-state', 'paid');
+    await page.click('#save');
+    await page.locator('#form-error').waitFor({ state: 'visible' });
+    expect(await page.locator('#form-error').textContent()).to.contain('setState needs a scenario');
+    expect(await page.locator('#set-state').getAttribute('aria-invalid')).to.equal('true');
+    expect((await server.fetch('/api/endpoint/lonely')).status).to.equal(404);
   });
 });
