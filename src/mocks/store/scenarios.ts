@@ -30,7 +30,14 @@ export type Scenarios = {
   close(): Promise<void>;
 };
 
-export async function openScenarios(engine: MockEngine, logger: Logger): Promise<Scenarios> {
+/**
+ * What bounds the states held: every live scenario is named by an endpoint, so past `max` (the store's
+ * --max-endpoints) states, those of scenarios no endpoint names (`named`) go back to `start`. Only
+ * endpoints deleted after moving their scenario leave such states, and each costs API calls.
+ */
+export type ScenarioBound = { max: number; named(): Iterable<{ record: { scenario?: string } }> };
+
+export async function openScenarios(engine: MockEngine, logger: Logger, bound: ScenarioBound): Promise<Scenarios> {
   const records = engine.scenarios;
   const states = new Map<string, string>();
   const put = (name: string, state: string) => (state === START ? states.delete(name) : states.set(name, state));
@@ -72,6 +79,18 @@ export async function openScenarios(engine: MockEngine, logger: Logger): Promise
     }
     if (failing) logger.info('scenario states are saved again');
     failing = false;
+  };
+  const prune = () => {
+    if (states.size <= bound.max) return;
+    const live = new Set<string | undefined>();
+    for (const { record } of bound.named()) live.add(record.scenario);
+    for (const name of [...states.keys()]) {
+      if (live.has(name)) continue;
+      states.delete(name);
+      changed(name);
+      pending.set(name, START);
+    }
+    schedule();
   };
   const schedule = () => {
     if (scheduled) return;
@@ -122,6 +141,7 @@ export async function openScenarios(engine: MockEngine, logger: Logger): Promise
       changed(name);
       pending.set(name, state);
       schedule();
+      prune();
     },
     states: () => states,
     set: (batch) =>
@@ -132,6 +152,7 @@ export async function openScenarios(engine: MockEngine, logger: Logger): Promise
           changed(name);
           pending.delete(name);
         }
+        prune();
       }),
     reset: () =>
       run(async () => {

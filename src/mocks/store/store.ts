@@ -115,7 +115,7 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
   const routes = new RouteTable<Endpoint>();
   const journal = await openStatsJournal(engine.stats, { ...options, memory, shared: engine.changes !== undefined });
   const collections = openCollections(engine.collections, undefined, memory.collections);
-  const scenarios = await openScenarios(engine, options.logger);
+  const scenarios = await openScenarios(engine, options.logger, { max: options.maxEndpoints, named: () => endpoints.values() });
   const loaded = await engine.endpoints.all();
   // Oldest first, so that where routes tie the older endpoint wins, as it did before the restart.
   loaded.sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : a.name < b.name ? -1 : 1));

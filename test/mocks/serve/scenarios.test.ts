@@ -133,6 +133,24 @@ describe('stateful scenarios over HTTP', () => {
   });
 });
 
+describe('stateful scenarios: what the server keeps', () => {
+  it('keeps no more states off start than --max-endpoints: those of scenarios no endpoint names go back first', async () => {
+    const server = await startMockServer({ store: { maxEndpoints: 2 } });
+    try {
+      for (const n of [1, 2, 3]) {
+        await addEndpoint(server, { name: `e${n}`, scenario: `s${n}`, data: n, setState: 'moved' });
+        await server.fetch(`/endpoint/e${n}`);
+        if (n < 3) await server.fetch(`/api/endpoint/e${n}`, { method: 'DELETE' });
+      }
+      await addEndpoint(server, { name: 'e1', scenario: 's1', data: 1 });
+      expect(Object.fromEntries(server.store.scenarios.states())).to.deep.equal({ s3: 'moved' });
+      expect((await (await server.fetch('/api/scenarios')).json()).scenarios).to.deep.equal({ s1: 'start', s3: 'moved' });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('stateful scenarios: refused input', () => {
   let server: TestMockServer;
   before(async () => {
