@@ -129,7 +129,15 @@ export async function openRedisMocks(url: string, options: { prefix?: string } =
         }),
     },
     scenarios: {
-      all: () => guarded(async () => new Map(Object.entries(await client.hGetAll(key.scenarios)))),
+      all: () =>
+        guarded(async () => {
+          // In batches, as the records are read: Redis answers others between them.
+          const states = new Map<string, string>();
+          for await (const batch of client.hScanIterator(key.scenarios, { COUNT: SCAN_BATCH })) {
+            for (const { field, value } of batch) states.set(field, value);
+          }
+          return states;
+        }),
       set: (states) =>
         guarded(async () => {
           if (states.size === 0) return;
