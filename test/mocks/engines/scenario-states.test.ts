@@ -1,10 +1,15 @@
+import { createClient } from '@redis/client';
 import { expect } from 'chai';
+import pg from 'pg';
 import { createMockHandler } from '../../../src/mocks/app.js';
 import type { MockEngine } from '../../../src/mocks/engines/engine.js';
+import { openPostgresMocks } from '../../../src/mocks/engines/postgres.js';
+import { openRedisMocks } from '../../../src/mocks/engines/redis.js';
 import { createMockStore, DEFAULT_STORE_OPTIONS, type MockStore } from '../../../src/mocks/store/store.js';
 import { listen } from '../../../src/server/listen.js';
 import { spacePerTest, type EngineSpace } from '../../helpers/engine-space.js';
 import { MOCK_ENGINES, mockEnginesPerTest } from '../../helpers/mock-engines.js';
+import { startPostgres, startRedis } from '../../helpers/services.js';
 import { until } from '../../helpers/until.js';
 import { CHECKOUT } from '../checkout.js';
 
@@ -124,6 +129,57 @@ for (const kind of MOCK_ENGINES) {
           await engine.close();
         }
       });
+    });
+  });
+}
+
+// A state written while B's notice channel is down (here: written behind its back, with no notice at all).
+const OWN_SERVERS = [
+  {
+    name: 'PostgreSQL',
+    async start() {
+      const server = await startPostgres();
+      const writeUnheard = async (name: string, state: string) => {
+        const client = new pg.Client({ connectionString: server.url });
+        await client.connect();
+        await client.query('INSERT INTO mock_scenarios (name, state) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET state = $2', [name, state]);
+        await client.end();
+      };
+      return { open: () => openPostgresMocks(server.url), writeUnheard, drop: () => server.disconnectClients(), remove: () => server.remove() };
+    },
+  },
+  {
+    name: 'Redis',
+    async start() {
+      const server = await startRedis();
+      const writeUnheard = async (name: string, state: string) => {
+        const client = createClient({ url: server.url });
+        await client.connect();
+        await client.hSet('snippetkit:mocks:scenarios', name, state);
+        client.destroy();
+      };
+      return { open: () => openRedisMocks(server.url), writeUnheard, drop: () => server.disconnectClients(), remove: () => server.remove() };
+    },
+  },
+];
+
+for (const kind of OWN_SERVERS) {
+  describe(`scenario states after the notice channel drops on ${kind.name}`, function () {
+    this.timeout(60_000);
+
+    it('reads the states again when the channel comes back', async () => {
+      const server = await kind.start();
+      const store = await createMockStore(await server.open(), DEFAULT_STORE_OPTIONS);
+      try {
+        await store.put({ name: 'cart', statusCode: 200, delay: 0, json: '1', scenario: 'checkout' });
+        await server.writeUnheard('checkout', 'paid');
+        expect(store.scenarios.state('checkout')).to.equal('start');
+        await server.drop();
+        await until(() => store.scenarios.state('checkout') === 'paid');
+      } finally {
+        await store.close().catch(() => {});
+        await server.remove();
+      }
     });
   });
 }
