@@ -1,7 +1,17 @@
 import { expect } from 'chai';
+import type axe from 'axe-core';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { CHECKOUT } from '../../mocks/checkout.js';
 import { addEndpoint, startMockServer, type TestMockServer } from '../../mocks/server.js';
 import { openPage, screenshot, type TestPage } from '../browser.js';
+
+declare global {
+  interface Window {
+    axe: typeof axe;
+  }
+}
+const AXE_SOURCE = readFileSync(fileURLToPath(import.meta.resolve('axe-core/axe.min.js')), 'utf8');
 
 // The mock page's Scenarios panel (templates/mocks/index.html #scenarios, src/client/mocks/scenarios-panel.ts).
 
@@ -32,6 +42,9 @@ describe('the mock page: the Scenarios panel', function () {
     expect(await checkout().locator('option').allTextContents()).to.deep.equal(['start', 'item added', 'paid']);
     expect(await page.locator('.scenario-name').allTextContents()).to.deep.equal(['checkout', 'lamp']);
     expect(await page.locator('#scenarios-start').isDisabled()).to.equal(true);
+    await page.addScriptTag({ content: AXE_SOURCE });
+    const found = await page.evaluate(() => window.axe.run({ include: [['#scenarios']] }, { resultTypes: ['violations'] }));
+    expect(found.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).to.deep.equal([]);
 
     // A request from elsewhere moves the state: the panel follows the server's stream.
     await server.fetch('/endpoint/cart/items', { method: 'POST' });
