@@ -188,6 +188,16 @@ describe('stateful scenarios: refused input', () => {
     });
   }
 
+  it("PUT /api/scenarios from another site's page is a 403, and sets nothing", async () => {
+    const res = await server.fetch('/api/scenarios', {
+      method: 'PUT',
+      headers: { origin: 'https://elsewhere.example', 'content-type': 'text/plain' },
+      body: '{"checkout": "paid"}',
+    });
+    expect(res.status).to.equal(403);
+    expect((await (await server.fetch('/api/scenarios')).json()).scenarios).to.deep.equal({ checkout: 'start' });
+  });
+
   it('PUT /api/scenarios refuses a body over --max-body with a 413', async () => {
     const res = await server.putJson('/api/scenarios', JSON.stringify({ checkout: 'x'.repeat(2 * 1024 * 1024) }));
     expect(res.status).to.equal(413);
