@@ -11,6 +11,7 @@ import { streamRequestEvents, streamServerEvents } from './api-events.js';
 import { addUnmatchedRoutes } from './api-unmatched.js';
 import { addImportRoute } from './api-import.js';
 import { addVerifyRoutes } from './api-verify.js';
+import { addScenarioRoutes } from './api-scenarios.js';
 import type { Logger } from '../server/logger.js';
 import type { SourceProblem } from './sources/loader.js';
 import { sendJson } from '../http/json-answer.js';
@@ -69,6 +70,7 @@ export function apiRouter(options: ApiOptions): Router {
   addUnmatchedRoutes(router, store);
 
   addVerifyRoutes(router, store, options.maxBody);
+  addScenarioRoutes(router, store, body);
 
   // One call back to a clean state, for a test suite's beforeEach (docs/testing-with-mocks.md).
   router.post('/reset', async (ctx) => sendJson(ctx, { success: true, ...(await store.reset()) }));
@@ -176,18 +178,18 @@ function listItem(endpoint: Endpoint, base: string) {
  */
 function recordJson(endpoint: Endpoint, extra?: Record<string, unknown>): string {
   const { record } = endpoint;
-  const { name, path, methods, statusCode, delay, headers, template, responses, pick, fault, faultRate } = record;
+  const { name, path, methods, statusCode, delay, headers, template, responses, pick, fault, faultRate, scenario, setState } = record;
   let text = `{"success":true,"name":${JSON.stringify(name)}`;
   text += fields({ path, methods, statusCode }) + content(record) + fields({ delay, headers, template });
   text += fields({ collection: record.collection });
   if (responses) text += `,"responses":[${responses.map(responseJson).join(',')}]`;
-  text += fields({ pick, fault, faultRate, ...extra });
+  text += fields({ pick, fault, faultRate, scenario, setState, ...extra });
   return `${text}}`;
 }
 
 function responseJson(response: ResponseRecord): string {
-  const { when, statusCode, headers, delay, fault, faultRate } = response;
-  const text = fields({ when, statusCode }) + content(response) + fields({ headers, delay, fault, faultRate });
+  const { when, statusCode, headers, delay, fault, faultRate, setState } = response;
+  const text = fields({ when, statusCode }) + content(response) + fields({ headers, delay, fault, faultRate, setState });
   return `{${text.slice(1)}}`;
 }
 

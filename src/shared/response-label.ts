@@ -10,11 +10,13 @@ export type LabelledResponse = {
     query?: Record<string, unknown>;
     headers?: Record<string, unknown>;
     body?: unknown;
+    state?: string;
   };
   statusCode?: number;
   data?: unknown;
   body?: unknown;
   fault?: string;
+  setState?: string;
 };
 
 /** `#1` for responses[0]. */
@@ -31,6 +33,7 @@ export function whenText(when: LabelledResponse['when']): string {
   for (const [name, value] of Object.entries(when.query ?? {})) parts.push(`?${name}=${[value].flat().join('|')}`);
   for (const [name, value] of Object.entries(when.headers ?? {})) parts.push(`${name}: ${String(value)}`);
   if (when.body !== undefined) parts.push(`body contains ${bodyShape(when.body)}`);
+  if (when.state !== undefined) parts.push(`state ${when.state}`);
   return parts.length === 0 ? 'always' : parts.join(' · ');
 }
 
@@ -52,8 +55,9 @@ export function answerText(response: LabelledResponse, endpointStatus?: number):
   return [status, kind].filter((part) => part !== undefined && part !== '').join(' ');
 }
 
-/** The whole line: `#1 POST · body contains {password} → 401 JSON`. */
+/** The whole line: `#1 POST · body contains {password} → 401 JSON`, and `, then state paid` with a setState. */
 export function responseLabel(index: number, response: LabelledResponse, endpointStatus?: number): string {
   const answer = answerText(response, endpointStatus);
-  return `${responseNumber(index)} ${whenText(response.when)}${answer ? ` → ${answer}` : ''}`;
+  const then = response.setState === undefined ? '' : `, then state ${response.setState}`;
+  return `${responseNumber(index)} ${whenText(response.when)}${answer ? ` → ${answer}` : ''}${then}`;
 }

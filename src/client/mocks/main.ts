@@ -5,6 +5,7 @@ import { byId } from './common/dom.js';
 import { createEndpointView } from './endpoint-view.js';
 import { createListView } from './list-view.js';
 import { createRegionTabs } from './region-tabs.js';
+import { createScenariosPanel } from './scenarios-panel.js';
 import { followServer } from './server-events.js';
 import { createUnmatchedLog, type Draft } from './unmatched-log.js';
 
@@ -15,6 +16,7 @@ const unmatchedSection = byId('unmatched');
 const list = createListView();
 const endpoint = createEndpointView();
 const tabs = createRegionTabs();
+const scenarios = createScenariosPanel();
 let draft: Draft | undefined;
 const unmatched = createUnmatchedLog((made) => {
   draft = made;
@@ -70,12 +72,21 @@ void findEndpointBase().then(() => {
   route();
   if (location.hash.length > 1) void list.load();
   void unmatched.load();
+  void scenarios.load();
   followServer({
-    revised: () => void list.load(),
-    called: (endpoints) => list.update(endpoints),
+    revised: () => {
+      void list.load();
+      void scenarios.load();
+    },
+    // A request may have moved a scenario's state.
+    called: (endpoints) => {
+      list.update(endpoints);
+      void scenarios.load();
+    },
     unmatched: () => unmatched.changed(),
     reconnected: () => {
       void list.load();
+      void scenarios.load();
       void unmatched.load();
     },
   });

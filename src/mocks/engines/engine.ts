@@ -14,6 +14,7 @@ export interface MockEngine {
   endpoints: EndpointRecords;
   collections: CollectionRecords;
   stats: StatsRecords;
+  scenarios: ScenarioRecords;
   /** Other instances' changes to records; absent for an engine only one process writes (SQLite, under its lock). */
   changes?: ChangeFeed<MockChange>;
   /** Messages to the other instances (requests as they are served); absent where there are none (SQLite). */
@@ -23,8 +24,8 @@ export interface MockEngine {
   close(): Promise<void>;
 }
 
-/** What another instance changed: an endpoint's record (put or deleted), or a collection's saved state. */
-export type MockChange = { endpoint: string } | { collection: string };
+/** What another instance changed: an endpoint's record (put or deleted), a collection's saved state, scenario states. */
+export type MockChange = { endpoint: string } | { collection: string } | { scenarios: true };
 
 /** The endpoints' records, by name. */
 export type EndpointRecords = {
@@ -78,4 +79,17 @@ export type StatsRecords = {
   clearLog(name: string): Promise<void>;
   /** Deletes the counters and logs of these endpoints. */
   forget(names: string[]): Promise<void>;
+};
+
+/**
+ * The states of stateful scenarios (docs/mock-api.md, "Scenarios"), by scenario name: one small table
+ * (or hash) beside the endpoints. A scenario with no state saved is at `start`.
+ */
+export type ScenarioRecords = {
+  /** Every state saved. */
+  all(): Promise<Map<string, string>>;
+  /** Saves these states in one write and tells the other instances (`{ scenarios: true }`). */
+  set(states: ReadonlyMap<string, string>): Promise<void>;
+  /** Forgets every state (all back to `start`) and tells the other instances. */
+  clear(): Promise<void>;
 };

@@ -10,6 +10,7 @@ import type { StoredMock } from '../record/record.js';
 export function openMemoryMocks(): MockEngine {
   const records = new Map<string, string>();
   const collections = new Map<string, SavedCollection>();
+  const scenarios = new Map<string, string>();
   return {
     endpoints: {
       all: async () => [...records.values()].map((text) => JSON.parse(text) as StoredMock),
@@ -35,10 +36,16 @@ export function openMemoryMocks(): MockEngine {
       clearLog: async () => {},
       forget: async () => {},
     },
+    scenarios: {
+      all: async () => new Map(scenarios),
+      set: async (states) => states.forEach((state, name) => scenarios.set(name, state)),
+      clear: async () => scenarios.clear(),
+    },
     where: 'memory',
     close: async () => {
       records.clear();
       collections.clear();
+      scenarios.clear();
     },
   };
 }

@@ -16,15 +16,20 @@ const SCHEMA = [
   // `version`: one added at each save (engine.ts SavedCollection), which is conditional on it.
   `CREATE TABLE IF NOT EXISTS mock_collections (name text COLLATE "C" PRIMARY KEY, seed text NOT NULL,
     value text NOT NULL, version bigint NOT NULL)`,
+  // Scenario states (version 2): a scenario without a row is at `start`.
+  'CREATE TABLE IF NOT EXISTS mock_scenarios (name text COLLATE "C" PRIMARY KEY, state text NOT NULL)',
   // Live messages too long for a notice (../../store/postgres/relay.ts), kept a minute.
   `CREATE TABLE IF NOT EXISTS mock_relay (id bigserial PRIMARY KEY, body text NOT NULL,
     sent timestamptz NOT NULL DEFAULT now())`,
 ];
 
-/** The database's mock tables (schema part `mocks`, version 1), made ready as the engine opens. */
+/**
+ * The database's mock tables (schema part `mocks`), made ready as the engine opens. Version 2 adds
+ * `mock_scenarios`; every statement is IF NOT EXISTS, so a version 1 database gets that table alone.
+ */
 export const MOCK_TABLES: PostgresSchemaPart = {
   part: 'mocks',
-  version: 1,
+  version: 2,
   what: 'the mocks',
   create: async (query) => {
     for (const text of SCHEMA) await query({ text });

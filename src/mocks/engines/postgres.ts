@@ -136,6 +136,23 @@ export async function openPostgresMocks(url: string, pool?: number): Promise<Moc
           await run('forget_logs', 'DELETE FROM mock_requests WHERE name = ANY($1::text[])', names);
         }),
     },
+    scenarios: {
+      async all() {
+        const found = await rows('scenarios', 'SELECT name, state FROM mock_scenarios');
+        return new Map(found.map((row) => [String(row.name), String(row.state)]));
+      },
+      // One notice for the statement: PostgreSQL delivers identical payloads of a transaction once.
+      async set(states) {
+        await rows('set_scenarios', `WITH saved AS (INSERT INTO mock_scenarios (name, state)
+            SELECT * FROM unnest($1::text[], $2::text[]) ORDER BY 1 ON CONFLICT (name) DO UPDATE SET state = excluded.state
+            RETURNING name)
+          ${notify(3)} FROM saved`, [...states.keys()], [...states.values()], notice({ scenarios: true }));
+      },
+      async clear() {
+        await rows('clear_scenarios', `WITH gone AS (DELETE FROM mock_scenarios RETURNING name)
+          ${notify(1)} FROM gone`, notice({ scenarios: true }));
+      },
+    },
     changes: feeds.changes,
     relay: feeds.relay,
     where: db.where,

@@ -102,6 +102,24 @@ export const mockScripts = {
     2,
   ),
 
+  /** KEYS scenarios, schema; ARGV channel, payload, schema version, then name and state pairs. Sets and publishes. */
+  mocksSetScenarios: luaScript(
+    `local channel, payload, version = ARGV[1], ARGV[2], ARGV[3]
+    for i = 4, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+    redis.call('HSETNX', KEYS[2], 'mocks', version)
+    redis.call('PUBLISH', channel, payload)
+    return 1`,
+    2,
+  ),
+
+  /** KEYS scenarios; ARGV channel, payload. Forgets every state; publishes if there were any. */
+  mocksClearScenarios: luaScript(
+    `local deleted = redis.call('DEL', KEYS[1])
+    if deleted == 1 then redis.call('PUBLISH', ARGV[1], ARGV[2]) end
+    return deleted`,
+    1,
+  ),
+
   /** KEYS counted; ARGV counters prefix, log prefix, names. Deletes their counters and logs. */
   mocksForget: luaScript(
     `for i = 3, #ARGV do

@@ -16,6 +16,7 @@ import type { StoredMock } from '../record/record.js';
  *   P mocks:collection:<name>   hash: seed, value, version (engine.ts SavedCollection)
  *   P mocks:counted             set: the endpoints that have counters
  *   P mocks:counters:<name>     hash: hits, lastCall (absent: none), sequence
+ *   P mocks:scenarios           hash: scenario name -> state (none: at `start`)
  *   P mocks:log:<name>          sorted set: entries as `<seq> <JSON>`, scored by seq (the number keeps
  *                               equal entries apart)
  *   P mocks:changes             channel: {from: instance id, ...MockChange} (changeNotice), published by the writing script
@@ -37,6 +38,7 @@ export async function openRedisMocks(url: string, options: { prefix?: string } =
     counted: `${base}counted`,
     counters: `${base}counters:`,
     log: `${base}log:`,
+    scenarios: `${base}scenarios`,
   };
   const channel = `${base}changes`;
   const client = await openRedisClient(url, { ...mockScripts, ...schemaScripts });
@@ -124,6 +126,27 @@ export async function openRedisMocks(url: string, options: { prefix?: string } =
       forget: (names) =>
         guarded(async () => {
           if (names.length > 0) await client.mocksForget([key.counted], [key.counters, key.log, ...names]);
+        }),
+    },
+    scenarios: {
+      all: () =>
+        guarded(async () => {
+          // In batches, as the records are read: Redis answers others between them.
+          const states = new Map<string, string>();
+          for await (const batch of client.hScanIterator(key.scenarios, { COUNT: SCAN_BATCH })) {
+            for (const { field, value } of batch) states.set(field, value);
+          }
+          return states;
+        }),
+      set: (states) =>
+        guarded(async () => {
+          if (states.size === 0) return;
+          const pairs = [...states].flat();
+          await client.mocksSetScenarios([key.scenarios, key.schema], [channel, notice({ scenarios: true }), version, ...pairs]);
+        }),
+      clear: () =>
+        guarded(async () => {
+          await client.mocksClearScenarios([key.scenarios], [channel, notice({ scenarios: true })]);
         }),
     },
     changes: feeds.changes,

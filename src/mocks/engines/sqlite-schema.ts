@@ -118,3 +118,16 @@ export async function prepareCollectionTable(query: Query, file: string): Promis
     },
   });
 }
+
+/**
+ * Scenario states (docs/mock-api.md, "Scenarios"; schema part `mock-scenarios`): one row per scenario
+ * whose state was set; a scenario without one is at `start`.
+ */
+export async function prepareScenarioTable(query: Query, file: string): Promise<void> {
+  await preparePart(query, file, {
+    part: 'mock-scenarios',
+    version: 1,
+    what: 'the scenario states',
+    create: (q) => q('CREATE TABLE IF NOT EXISTS mock_scenarios (name TEXT PRIMARY KEY, state TEXT NOT NULL)'),
+  });
+}

@@ -2,7 +2,7 @@ import type { Query } from '../../store/schema-part.js';
 import { openDataFileDb } from '../../store/sqlite-db.js';
 import type { MockEngine, SavedEndpoint } from './engine.js';
 import type { StoredMock } from '../record/record.js';
-import { prepareCollectionTable, prepareEndpointTable, prepareStatsTables } from './sqlite-schema.js';
+import { prepareCollectionTable, prepareEndpointTable, prepareScenarioTable, prepareStatsTables } from './sqlite-schema.js';
 
 /** Rows a page of the log load holds: bounds the memory of one read however large the table is. */
 const LOAD_PAGE = 5000;
@@ -18,6 +18,7 @@ export async function openSqliteMocks(file: string): Promise<MockEngine> {
     await prepareEndpointTable(db.query, db.file);
     await prepareStatsTables(db.query, db.file);
     await prepareCollectionTable(db.query, db.file);
+    await prepareScenarioTable(db.query, db.file);
   } catch (err) {
     await db.close();
     throw err;
@@ -43,6 +44,10 @@ export async function openSqliteMocks(file: string): Promise<MockEngine> {
     saveStats: db.prepare('INSERT INTO mock_stats_save (entries, counters) VALUES (?, ?)'),
     clearLog: db.prepare('DELETE FROM mock_requests WHERE name = ?'),
     forget: db.prepare('INSERT INTO mock_stats_forget (names) VALUES (?)'),
+    // States as one JSON object of name to state: any number of them in one statement.
+    setScenarios: db.prepare(`INSERT INTO mock_scenarios (name, state) SELECT key, value FROM json_each(?) WHERE true
+      ON CONFLICT (name) DO UPDATE SET state = excluded.state`),
+    clearScenarios: db.prepare('DELETE FROM mock_scenarios'),
   };
   const record = (text: unknown) => JSON.parse(String(text)) as StoredMock;
 
@@ -81,6 +86,14 @@ export async function openSqliteMocks(file: string): Promise<MockEngine> {
       },
       clearLog: (name) => statements.clearLog.run(name).then(() => {}),
       forget: (names) => statements.forget.run(JSON.stringify(names)).then(() => {}),
+    },
+    scenarios: {
+      async all() {
+        const rows = await db.query('SELECT name, state FROM mock_scenarios');
+        return new Map(rows.map((row) => [String(row.name), String(row.state)]));
+      },
+      set: (states) => statements.setScenarios.run(JSON.stringify(Object.fromEntries(states))).then(() => {}),
+      clear: () => statements.clearScenarios.run().then(() => {}),
     },
     where: db.file,
     close: () => db.close(),

@@ -24,6 +24,8 @@ export type When = {
   headers?: Record<string, string>;
   /** The request's JSON body contains this object (every key given deep-equal). */
   body?: Record<string, unknown>;
+  /** The endpoint's scenario is in this state (./validate-scenario.ts). */
+  state?: string;
 };
 
 /** An alternative answer; what it leaves out comes from the endpoint's own fields. */
@@ -37,6 +39,8 @@ export type ResponseRecord = {
   delay?: Delay;
   fault?: Fault;
   faultRate?: number;
+  /** The state the endpoint's scenario moves to when this response answers. */
+  setState?: string;
 };
 
 /** What a caller may set on an endpoint. */
@@ -63,6 +67,10 @@ export type MockInput = {
   faultRate?: number;
   /** `data` is a json-server collection (a list of items with ids) or single resource, changed by requests. */
   collection?: boolean;
+  /** The stateful scenario the endpoint takes part in (docs/mock-api.md, "Scenarios"). */
+  scenario?: string;
+  /** The state its scenario moves to when the endpoint's own answer answers; only with `scenario`. */
+  setState?: string;
 };
 
 /** The record an engine keeps for an endpoint (../engines/engine.ts). */

@@ -14,12 +14,13 @@ import {
   objectOf,
   serialize,
 } from './validate-fields.js';
+import { checkState } from './validate-scenario.js';
 
 /** Most alternative answers an endpoint may have. */
 export const MAX_RESPONSES = 100;
 
-const RESPONSE_FIELDS = ['when', 'statusCode', 'data', 'body', 'headers', 'delay', 'fault', 'faultRate'] as const;
-const WHEN_FIELDS = ['method', 'params', 'query', 'headers', 'body'] as const;
+const RESPONSE_FIELDS = ['when', 'statusCode', 'data', 'body', 'headers', 'delay', 'fault', 'faultRate', 'setState'] as const;
+const WHEN_FIELDS = ['method', 'params', 'query', 'headers', 'body', 'state'] as const;
 
 export type ResponsesContext = {
   maxDelay: number;
@@ -54,6 +55,7 @@ function checkResponse(value: unknown, field: string, context: ResponsesContext)
     }
     out.faultRate = checkFaultRate(fields.faultRate, `${field}.faultRate`);
   }
+  if (fields.setState !== undefined) out.setState = checkState(fields.setState, `${field}.setState`);
   return out;
 }
 
@@ -83,6 +85,7 @@ function checkWhen(value: unknown, field: string, params: readonly string[]): Wh
     serialize(fields.body, f);
     when.body = fields.body;
   }
+  if (fields.state !== undefined) when.state = checkState(fields.state, `${field}.state`);
   return when;
 }
 

@@ -19,6 +19,7 @@ import {
 import { checkCollection } from './validate-collection.js';
 import { checkResponses } from './validate-responses.js';
 import { checkMethods, checkPath } from './validate-route.js';
+import { checkScenarioName, checkScenarioUse, checkState } from './validate-scenario.js';
 
 export type ValidateOptions = {
   /** Upper bound for `delay`, in milliseconds. */
@@ -50,6 +51,8 @@ const FIELDS = [
   'fault',
   'faultRate',
   'collection',
+  'scenario',
+  'setState',
   // What a GET answer adds: set by the server and not stored, accepted so that answer can be PUT back.
   'success',
   'hits',
@@ -124,6 +127,9 @@ export function parseMockInput(body: unknown, options: ValidateOptions, urlName?
     input.responses = checkResponses(fields.responses, { maxDelay, params, fault: input.fault !== undefined });
   }
   if (fields.pick !== undefined) input.pick = checkPick(fields.pick, 'pick');
+  if (fields.scenario !== undefined) input.scenario = checkScenarioName(fields.scenario, 'scenario');
+  if (fields.setState !== undefined) input.setState = checkState(fields.setState, 'setState');
+  checkScenarioUse(input);
   if (input.template) checkTemplates(input);
   if (fields.collection !== undefined && checkBoolean(fields.collection, 'collection')) checkCollection(fields, input);
   return input;

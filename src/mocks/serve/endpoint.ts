@@ -8,7 +8,7 @@ import type { Fault } from '../record/record.js';
 import { draw, later } from './delay.js';
 import type { RequestFeed } from '../log/feed.js';
 import type { ServeCollection } from './collection.js';
-import { requestInput } from './request-input.js';
+import { requestInput, type ScenarioInput } from './request-input.js';
 import { clientIp, isoNow, readLoggedBody, type LoggedRequest } from '../log/request-log.js';
 import { compileResponder, isPlain, type Answer, type Responder } from './responder.js';
 import type { MockStore } from '../store/store.js';
@@ -143,8 +143,13 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
       return delay > 0 ? later(res, delay, () => send(req, res, ready)) : send(req, res, ready);
     }
     const responder = ready;
-    const input = responder.needsInput ? requestInput(req, params, body) : undefined;
-    const variant = typeof picked === 'object' ? picked : responder.choose(input, endpoint.stats, Math.random);
+    const input: ScenarioInput | undefined = responder.needsInput ? requestInput(req, params, body) : undefined;
+    // Read, chosen and moved in one synchronous step: concurrent requests see one sequence of states.
+    const { scenario } = endpoint.record;
+    const state = scenario === undefined ? undefined : store.scenarios.state(scenario);
+    if (input && state !== undefined) input.scenario = { name: scenario!, state };
+    const variant = typeof picked === 'object' ? picked : responder.choose(input, endpoint.stats, Math.random, state);
+    if (state !== undefined && variant.setState !== undefined) store.scenarios.move(scenario!, variant.setState);
     const { fault } = variant;
     if (fault && Math.random() < variant.faultRate) {
       log(req, endpoint, time, body, bodyTruncated, variant.index, null, fault);

@@ -1,6 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { TemplateInput } from '../templates/template.js';
 
+/** What a template of an endpoint with a scenario also sees: `{{scenario.state}}`, the state its answer was chosen in. */
+export type ScenarioInput = TemplateInput & { scenario?: { name: string; state: string } };
+
 /**
  * What `when` and templates see of a request: parameters from the route, the query parsed (a
  * repeated key becomes a list), node's lower-cased headers, the body as JSON when it parses, else

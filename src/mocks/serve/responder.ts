@@ -1,4 +1,4 @@
-import type { Delay, Fault, Pick, ResponseRecord, StoredMock } from '../record/record.js';
+import type { Delay, Fault, Pick, ResponseRecord, StoredMock, When } from '../record/record.js';
 import { compileRecord, type CompiledRecord } from '../record/templates.js';
 import { TemplateError, useCpuBudget, type TemplateInput } from '../templates/template.js';
 import { CpuBudgetExceeded, DEFAULT_MAX_REQUEST_CPU, startCpuBudget } from '../../gates/cpu-budget.js';
@@ -16,6 +16,8 @@ export type Variant = {
   delay: Delay;
   fault?: Fault;
   faultRate: number;
+  /** The state the endpoint's scenario moves to when this variant is chosen. */
+  setState?: string;
   /** Throws a TemplateError when a template fails to render. */
   answer(input: TemplateInput | undefined): Answer;
 };
@@ -23,16 +25,19 @@ export type Variant = {
 export type Responder = {
   /** Whether choosing or answering reads the request (a `when` or a template): else input is undefined. */
   needsInput: boolean;
-  /** The variant for this request; `position` is the endpoint's sequence counter. */
-  choose(input: TemplateInput | undefined, position: { sequence: number }, random: () => number): Variant;
+  /**
+   * The variant for this request; `position` is the endpoint's sequence counter, `state` its scenario's
+   * state now (undefined without a scenario: a `when.state` then never matches).
+   */
+  choose(input: TemplateInput | undefined, position: { sequence: number }, random: () => number, state?: string): Variant;
   /** The endpoint's own answer when it has `status`, else the first response that has it (`?__code=`). */
   withStatus(status: number): Variant | undefined;
 };
 
 /** Endpoints with none of the issue 12 answers keep the pre-built head and body of the fast path. */
 export function isPlain(record: StoredMock): boolean {
-  const { template, responses, fault, delay, json } = record;
-  return !template && !responses?.length && !fault && typeof delay === 'number' && json !== undefined;
+  const { template, responses, fault, delay, json, setState } = record;
+  return !template && !responses?.length && !fault && typeof delay === 'number' && json !== undefined && !setState;
 }
 
 /**
@@ -50,10 +55,10 @@ export function compileResponder(
   const responses = record.responses ?? [];
   const variants = responses.map((response, i) => variant(record, i, response, shared));
   const pick: Pick = record.pick ?? 'first-match';
-  const needsInput = Boolean(record.template) || (pick === 'first-match' && responses.some((r) => r.when));
+  const needsInput = Boolean(record.template) || (pick === 'first-match' && responses.some((r) => readsRequest(r.when)));
   return {
     needsInput,
-    choose(input, position, random) {
+    choose(input, position, random, state) {
       if (variants.length === 0) return own;
       if (pick === 'sequence') {
         // Kept modulo the current list, so a shorter list after a replace still wraps round correctly.
@@ -62,11 +67,21 @@ export function compileResponder(
         return variants[at]!;
       }
       if (pick === 'random') return variants[Math.floor(random() * variants.length)]!;
-      const i = responses.findIndex((r) => !r.when || (input !== undefined && matchesWhen(r.when, input)));
+      const i = responses.findIndex((r) => {
+        const { when } = r;
+        if (!when) return true;
+        if (when.state !== undefined && when.state !== state) return false;
+        return !readsRequest(when) || (input !== undefined && matchesWhen(when, input));
+      });
       return i === -1 ? own : variants[i]!;
     },
     withStatus: (status) => (own.status === status ? own : variants.find((v) => v.status === status)),
   };
+}
+
+/** Whether a `when` asks anything of the request (a `when` of only `state` asks the scenario). */
+function readsRequest(when: When | undefined): boolean {
+  return when !== undefined && Object.keys(when).some((part) => part !== 'state');
 }
 
 /** The record's templates, or the error to answer with: saved before templates were checked at save time. */
@@ -96,6 +111,8 @@ function variant(record: StoredMock, index: number | null, from: ResponseRecord,
     status,
     delay: from.delay ?? record.delay,
     faultRate: from.faultRate ?? record.faultRate ?? 1,
+    // Not inherited: the endpoint's own setState is its own answer's (docs/mock-api.md, "Scenarios").
+    ...(from.setState !== undefined && { setState: from.setState }),
     ...((from.fault ?? record.fault) && { fault: from.fault ?? record.fault }),
   };
   if (templates === undefined) {

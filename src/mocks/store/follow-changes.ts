@@ -24,7 +24,8 @@ export type FollowedParts = {
  * On a store several instances share, keeps this one's endpoints as the others write them: a notice
  * names a record, which is read again and put in place (or taken out); a collection's notice drops
  * the state kept in memory. When the notice channel comes back after a drop, every record is read
- * again, since notices may have been missed, and so are the counters and logs; a read the store does not
+ * again, since notices may have been missed, and so are the counters and logs (scenario states follow on
+ * their own: scenarios.ts); a read the store does not
  * answer yet (its connections come back one by one) is tried again. Endpoints from this instance's own
  * files (--dir) are its own and stay as they are. The store tells it of this instance's own writes
  * (`wrote`), which no notice announces.
@@ -107,7 +108,7 @@ export function followChanges(engine: MockEngine, parts: FollowedParts): { wrote
   engine.changes?.subscribe(
     (change) => {
       if ('endpoint' in change) void follow(change.endpoint);
-      else collections.forget(change.collection);
+      else if ('collection' in change) collections.forget(change.collection);
     },
     (now) => {
       listening = now;

@@ -11,6 +11,7 @@ import { RouteTable, type Lookup } from './route-table.js';
 import { createSourceSync, type SourceChange } from './source-sync.js';
 import { openCollections, type Collections } from '../collections/state.js';
 import { followChanges } from './follow-changes.js';
+import { openScenarios, type Scenarios } from './scenarios.js';
 import { patternOf, toEndpoint, type Endpoint } from './endpoint.js';
 import { conflictError, fromSourceError, fullError, noMemoryError } from './refusals.js';
 import type { MockEngine } from '../engines/engine.js';
@@ -31,6 +32,8 @@ export type MockStore = {
   readonly maxEndpoints: number;
   /** Live data of collection endpoints. */
   readonly collections: Collections;
+  /** The states of stateful scenarios (scenarios.ts). */
+  readonly scenarios: Scenarios;
   /** The accountant every keeper of this store and its app charges (../../gates/memory-budget.ts). */
   readonly memory: MemoryBudget;
   /** Requests to /endpoint/ that no endpoint answered (404, 405), newest kept: this instance's only. */
@@ -58,7 +61,7 @@ export type MockStore = {
   syncSource(source: string, inputs: MockInput[]): Promise<SourceChange>;
   /**
    * Back to a clean state, for a test suite between tests: endpoints the API made are deleted; those of
-   * files stay, with fresh counters, logs and collection data; the unmatched log is emptied.
+   * files stay, with fresh counters, logs and collection data; the unmatched log is emptied; every scenario is at `start`.
    */
   reset(): Promise<{ deleted: number; kept: number }>;
   /** Empties the endpoint's request log, in the file too; false when there is no such endpoint. */
@@ -112,6 +115,7 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
   const routes = new RouteTable<Endpoint>();
   const journal = await openStatsJournal(engine.stats, { ...options, memory, shared: engine.changes !== undefined });
   const collections = openCollections(engine.collections, undefined, memory.collections);
+  const scenarios = await openScenarios(engine, options.logger, { max: options.maxEndpoints, named: () => endpoints.values() });
   const loaded = await engine.endpoints.all();
   // Oldest first, so that where routes tie the older endpoint wins, as it did before the restart.
   loaded.sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : a.name < b.name ? -1 : 1));
@@ -161,17 +165,8 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
     }
   };
 
-  const syncSource = createSourceSync({
-    endpoints,
-    routes,
-    reserved,
-    queue,
-    journal,
-    maxEndpoints: options.maxEndpoints,
-    creating: () => creating,
-    toEndpoint,
-    patternOf,
-  });
+  const syncSource = createSourceSync({ endpoints, routes, reserved, queue, journal, toEndpoint, patternOf,
+    maxEndpoints: options.maxEndpoints, creating: () => creating });
 
   const { relay } = engine;
   const sharedListeners: ((name: string, entry: LoggedRequest) => void)[] = [];
@@ -214,6 +209,7 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
     revision: () => endpoints.revision,
     maxEndpoints: options.maxEndpoints,
     collections,
+    scenarios,
     memory,
     get: (name) => endpoints.get(name),
     route: (method, path) => routes.find(method, path),
@@ -244,6 +240,7 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
         });
       }
       store.unmatched.clear();
+      await scenarios.reset();
       return { deleted, kept: endpoints.size };
     },
     syncSource,
@@ -280,7 +277,7 @@ export async function createMockStore(engine: MockEngine, options: MockStoreOpti
         sendShared();
       }
       try {
-        await journal.close();
+        await Promise.all([journal.close(), scenarios.close()]);
       } finally {
         await engine.close();
       }

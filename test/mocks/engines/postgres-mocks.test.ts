@@ -53,7 +53,7 @@ describe('the PostgreSQL mock engine', function () {
       await client.connect();
       const { rows } = await client.query('SELECT part, version FROM snippetkit_schema ORDER BY part');
       await client.end();
-      expect(rows).to.deep.equal([{ part: 'bins', version: 1 }, { part: 'mocks', version: 1 }]);
+      expect(rows).to.deep.equal([{ part: 'bins', version: 1 }, { part: 'mocks', version: 2 }]);
     });
 
     it('refuses a database whose mocks a newer version wrote', async () => {
@@ -61,13 +61,31 @@ describe('the PostgreSQL mock engine', function () {
       await (await openPostgresMocks(url)).close();
       const client = new pg.Client({ connectionString: url });
       await client.connect();
-      await client.query("UPDATE snippetkit_schema SET version = 2 WHERE part = 'mocks'");
+      await client.query("UPDATE snippetkit_schema SET version = 3 WHERE part = 'mocks'");
       await client.end();
       const refused = await failure(openPostgresMocks(url));
       expect(refused).to.be.instanceOf(DataFileError);
       expect((refused as Error).message).to.match(
-        /^the mocks in the database postgres:\/\/\S+ were written by a newer snippetkit \(schema 2\); upgrade it$/,
+        /^the mocks in the database postgres:\/\/\S+ were written by a newer snippetkit \(schema 3\); upgrade it$/,
       );
+    });
+
+    it('brings a version 1 database forward: its records stay, and scenario states get their table', async () => {
+      const url = await freshDatabase();
+      const first = await openPostgresMocks(url);
+      await first.endpoints.put(record('kept'));
+      await first.close();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query('DROP TABLE mock_scenarios');
+      await client.query("UPDATE snippetkit_schema SET version = 1 WHERE part = 'mocks'");
+      await client.end();
+      const engine = await open(url);
+      await engine.scenarios.set(new Map([['checkout', 'paid']]));
+      expect([await engine.endpoints.get('kept'), await engine.scenarios.all()]).to.deep.equal([
+        record('kept'),
+        new Map([['checkout', 'paid']]),
+      ]);
     });
 
     it('says where it is without the password', async () => {

@@ -102,6 +102,7 @@ describe('opening a mock data file that keeps endpoints as Keyv rows', () => {
       'endpoint users',
       'mock-collections 2',
       'mock-endpoints 1',
+      'mock-scenarios 1',
       'mock-stats 1',
     ]);
   });

@@ -40,6 +40,8 @@ export type When = {
   query?: Record<string, string | string[]>;
   headers?: Record<string, string>;
   body?: Record<string, unknown>;
+  /** The endpoint's scenario is in this state. */
+  state?: string;
 };
 
 /** An alternative answer: what it leaves out comes from the endpoint. At most one of data and body. */
@@ -52,6 +54,8 @@ export type ResponseInput = {
   delay?: Delay;
   fault?: Fault;
   faultRate?: number;
+  /** The scenario's state after this answer. */
+  setState?: string;
 };
 
 /** The record the page sends: optional fields only when set, exactly one of data and body. */
@@ -70,6 +74,9 @@ export type EndpointInput = {
   pick?: Pick;
   fault?: Fault;
   faultRate?: number;
+  /** The stateful scenario it takes part in, and the state its own answer moves it to. */
+  scenario?: string;
+  setState?: string;
 };
 
 export type EndpointRecord = EndpointInput & { hits: number; lastCall: string | null; url: string; source?: string };
@@ -208,3 +215,11 @@ export type ServerSummary = {
   /** The unmatched log's count, when requests no endpoint answered came. */
   unmatched?: number;
 };
+
+/** GET /api/scenarios: each scenario's state now, and the states its endpoints name (`start` first). */
+export type ScenarioStates = { scenarios: Record<string, string>; states: Record<string, string[]> };
+
+export const listScenarios = (): Promise<ScenarioStates> => call('GET', 'scenarios');
+
+/** Sets states (`{ checkout: 'paid' }`); answers every scenario's state after. */
+export const setScenarios = (states: Record<string, string>): Promise<ScenarioStates> => call('PUT', 'scenarios', states);

@@ -32,6 +32,8 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
   const kind = byId<HTMLSelectElement>('payload-kind');
   const body = byId<HTMLTextAreaElement>('body');
   const pick = byId<HTMLSelectElement>('pick');
+  const scenario = byId<HTMLInputElement>('scenario');
+  const setState = byId<HTMLInputElement>('set-state');
   const saveButton = byId<HTMLButtonElement>('save');
   const jsonState = byId('json-state');
   const error = byId('form-error');
@@ -89,6 +91,8 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
     const list = responses.read();
     if (list.length > 0) input.responses = list;
     if (pick.value !== 'first-match') input.pick = pick.value as Pick;
+    if (scenario.value.trim() !== '') input.scenario = scenario.value.trim();
+    if (setState.value.trim() !== '') input.setState = setState.value.trim();
     return { ...input, ...fault.read() };
   };
 
@@ -129,6 +133,8 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
     editor.setText(record.data === undefined ? '{\n  \n}' : JSON.stringify(record.data, null, 2));
     responses.fill(record.responses);
     pick.value = record.pick && PICKS.includes(record.pick) ? record.pick : 'first-match';
+    scenario.value = record.scenario ?? '';
+    setState.value = record.setState ?? '';
     showKind();
     error.hidden = true;
     saved.textContent = '';

@@ -61,6 +61,9 @@ export function createResponseCard(actions: CardActions): ResponseCard {
     payload.dataset.field = `${prefix}.${kind.value}`;
   };
   kind.addEventListener('change', showPayload);
+  const setState = el('input', {
+    autocomplete: 'off', spellcheck: 'false', maxlength: '64', placeholder: 'paid (empty: unchanged)', 'data-field': 'setState',
+  });
   const headers = createKeyValueRows({
     legend: "Response headers (none: the endpoint's)", noun: 'header', field: 'headers', namePlaceholder: 'X-Header',
   });
@@ -73,6 +76,7 @@ export function createResponseCard(actions: CardActions): ResponseCard {
       el('div', { class: 'field' }, 'Fault', fault.element)),
     el('div', { class: 'field' }, 'Answer', kind, payload),
     headers.element,
+    el('label', { class: 'block' }, "Then the scenario's state is", setState),
   );
   const element = el(
     'li',
@@ -133,6 +137,7 @@ export function createResponseCard(actions: CardActions): ResponseCard {
       if (headerValues) response.headers = headerValues;
       const delayValue = delay.read();
       if (delayValue !== undefined) response.delay = delayValue;
+      if (setState.value.trim() !== '') response.setState = setState.value.trim();
       return { ...response, ...fault.read() };
     },
     fill(response) {
@@ -143,6 +148,7 @@ export function createResponseCard(actions: CardActions): ResponseCard {
       kind.value = response.body !== undefined ? 'body' : response.data !== undefined ? 'data' : '';
       payload.value = response.body ?? (response.data === undefined ? '' : jsonText(response.data));
       headers.fill(Object.entries(response.headers ?? {}));
+      setState.value = response.setState ?? '';
       showPayload();
     },
   };

@@ -40,6 +40,9 @@ export function createWhenEditor(): WhenEditor {
   const body = el('textarea', {
     rows: '2', spellcheck: 'false', class: 'code', placeholder: '{"type": "refund"}', 'data-field': 'when.body',
   });
+  const state = el('input', {
+    autocomplete: 'off', spellcheck: 'false', maxlength: '64', placeholder: 'paid (empty: any state)', 'data-field': 'when.state',
+  });
   const element = el(
     'fieldset',
     { class: 'when', 'data-field': 'when' },
@@ -49,6 +52,7 @@ export function createWhenEditor(): WhenEditor {
     query.element,
     headers.element,
     el('label', { class: 'block' }, 'Body contains (a JSON object: each key given must be equal)', body),
+    el('label', { class: 'block' }, "The endpoint's scenario is in state", state),
   );
 
   return {
@@ -67,6 +71,7 @@ export function createWhenEditor(): WhenEditor {
       if (body.value.trim() !== '') {
         when.body = parseJsonText(body.value, 'when.body', true) as Record<string, unknown>;
       }
+      if (state.value.trim() !== '') when.state = state.value.trim();
       return Object.keys(when).length === 0 ? undefined : when;
     },
     fill(when = {}) {
@@ -80,6 +85,7 @@ export function createWhenEditor(): WhenEditor {
       );
       headers.fill(Object.entries(when.headers ?? {}));
       body.value = when.body === undefined ? '' : jsonText(when.body);
+      state.value = when.state ?? '';
     },
   };
 }
