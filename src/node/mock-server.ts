@@ -101,9 +101,13 @@ export type MockServer = {
    * rejects with a MockApiError (status 417) whose message lists the closest requests and what differed.
    */
   verify(name: string | undefined, expected?: Verification): Promise<JournalEntry[]>;
+  /** Each scenario an endpoint names, with its state (`start` before any request): `{ checkout: 'paid' }`. */
+  scenarios(): Promise<Record<string, string>>;
+  /** Sets states, all or none (`PUT /api/scenarios`): a scenario no endpoint names is a MockApiError 404. */
+  setScenarios(states: Record<string, string>): Promise<void>;
   /** Empties the endpoint's log; its hit count stays. */
   clearRequests(name: string): Promise<void>;
-  /** Deletes every endpoint added through the API and empties every log and counter (`POST /api/reset`). */
+  /** Deletes every endpoint added through the API, empties every log and counter, and puts every scenario at `start` (`POST /api/reset`). */
   reset(): Promise<void>;
   /** Stops the server (requests in flight finish) and closes its store; an in-memory one is gone. */
   close(): Promise<void>;
@@ -184,6 +188,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       }
     },
     clearRequests: async (name) => void (await client.call('DELETE', `${path(name)}/requests`)),
+    scenarios: async () => (await client.call<{ scenarios: Record<string, string> }>('GET', '/api/scenarios')).scenarios,
+    setScenarios: async (states) => void (await client.call('PUT', '/api/scenarios', states)),
     reset: async () => void (await client.call('POST', '/api/reset')),
     close: () =>
       (closing ??= (async () => {

@@ -95,6 +95,22 @@ describe('startMockServer (the Node API)', () => {
     await mocks.verify(undefined, { path: 'nobody', count: 1 });
   });
 
+  it('reads and sets scenario states, and reset puts them back at start', async () => {
+    await mocks.add({
+      name: 'cart',
+      scenario: 'checkout',
+      data: [],
+      responses: [{ when: { state: 'item added' }, data: ['tea'] }],
+    });
+    expect(await mocks.scenarios()).to.deep.equal({ checkout: 'start' });
+    await mocks.setScenarios({ checkout: 'item added' });
+    expect(await (await fetch(mocks.endpointUrl('cart'))).json()).to.deep.equal(['tea']);
+    expect(await mocks.setScenarios({ nope: 'start' }).catch((err: MockApiError) => err.status)).to.equal(404);
+    await mocks.reset();
+    await mocks.add({ name: 'cart', scenario: 'checkout', data: [] });
+    expect(await mocks.scenarios()).to.deep.equal({ checkout: 'start' });
+  });
+
   it('resets to a clean state: no endpoints, no unmatched requests', async () => {
     await mocks.add({ name: 'a', data: 1 });
     await fetch(mocks.endpointUrl('a'));
