@@ -80,7 +80,7 @@ describe('a revision\'s mocks in the bin API', () => {
     { name: 'a record that is a string', body: { html: 'x', mocks: ['crew'] }, status: 400, error: { error: 'mocks[0] must be an endpoint record (a JSON object)', field: 'mocks[0]' } },
     { name: 'a record without data or body', body: { html: 'x', mocks: [CREW, { name: 'bare' }] }, status: 400, error: { error: 'mocks[1] (bare): data or body is required', field: 'mocks[1].data' } },
     { name: 'a record with a bad path', body: { html: 'x', mocks: [{ name: 'p', path: 'a//b', data: 1 }] }, status: 400, error: { error: "mocks[0] (p): path: segment 2 is empty (two slashes in a row)", field: 'mocks[0].path' } },
-    { name: 'a record with an unknown field', body: { html: 'x', mocks: [{ ...CREW, secret: 1 }] }, status: 400, error: { error: "mocks[0] (crew): unknown field 'secret'; the record takes name, path, methods, statusCode, data, body, delay, headers, template, responses, pick, fault, faultRate, collection, success, hits, lastCall, created, updated, url, source", field: 'mocks[0].secret' } },
+    { name: 'a record with an unknown field', body: { html: 'x', mocks: [{ ...CREW, secret: 1 }] }, status: 400, error: { error: /^mocks\[0\] \(crew\): unknown field 'secret'; the record takes name, path, methods, /, field: 'mocks[0].secret' } },
     { name: 'a record without a name', body: { html: 'x', mocks: [{ data: 1 }] }, status: 400, error: { error: 'mocks[0]: name is required', field: 'mocks[0].name' } },
     { name: 'a nested name (a file\'s)', body: { html: 'x', mocks: [{ name: 'a/b', data: 1 }] }, status: 400, error: { error: 'mocks[0] (a/b): name must be 1 to 128 characters, each a letter, a digit or one of . _ ~ -', field: 'mocks[0].name' } },
     { name: 'a delay past the mock server\'s default --max-delay', body: { html: 'x', mocks: [{ name: 'slow', data: 1, delay: 600_000 }] }, status: 400, error: { error: 'mocks[0] (slow): delay must be a number of milliseconds from 0 to 60000', field: 'mocks[0].delay' } },
@@ -98,6 +98,12 @@ describe('a revision\'s mocks in the bin API', () => {
       const { status, body } = await saveJson(c.body);
       expect(status).to.equal(c.status);
       if (c.error === null) expect(body).to.have.keys('error', 'field');
+      // The record's field list grows with the record: the message is matched by its start.
+      else if ((c.error as { error?: unknown }).error instanceof RegExp) {
+        const { error, field } = c.error as { error: RegExp; field: string };
+        expect(body.error).to.match(error);
+        expect(body.field).to.equal(field);
+      }
       else expect(body).to.deep.equal(c.error);
       expect((await server.store.list()).length).to.equal(before);
     });
