@@ -34,3 +34,17 @@ export function rateLimiter(perMinute: number): (ctx: Context) => void {
     if (count > perMinute) throw new HttpError(429, `too many requests: at most ${perMinute} a minute, try again shortly`);
   };
 }
+
+/**
+ * A body field that holds JSON: text in a form (or a JSON body that sent it as a string), or the value
+ * itself in a JSON body. Undefined for an absent or empty one; a 400 naming `field` for text that does not parse.
+ */
+export function jsonField(value: unknown, field: string): unknown {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw new HttpError(400, `${field} is not valid JSON`, field);
+  }
+}

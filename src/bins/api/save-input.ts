@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import { HttpError } from '../../http/errors.js';
 import { parseForm } from '../../http/form.js';
 import { isJsonObject, readJsonBody } from '../../http/json-body.js';
+import { jsonField } from '../../http/json-object.js';
 import { hasBody, readBodyText } from '../../http/read-body.js';
 import type { BinConfig } from '../config/config.js';
 import { checkOutputSettings } from './output-settings.js';
@@ -62,15 +63,8 @@ export function readSaveInput(body: unknown, config: BinConfig): SaveInput {
 }
 
 function readSettings(value: unknown): Settings | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
-  let parsed = value;
-  if (typeof value === 'string') {
-    try {
-      parsed = JSON.parse(value);
-    } catch {
-      throw new HttpError(400, 'settings is not valid JSON', 'settings');
-    }
-  }
+  const parsed = jsonField(value, 'settings');
+  if (parsed === undefined) return undefined;
   if (!isJsonObject(parsed)) throw new HttpError(400, 'settings must be a JSON object', 'settings');
   if (jsonDepth(parsed, MAX_SETTINGS_DEPTH) > MAX_SETTINGS_DEPTH) {
     throw new HttpError(400, `settings are nested more than ${MAX_SETTINGS_DEPTH} levels deep`, 'settings');

@@ -1,5 +1,6 @@
 import { HttpError } from '../../http/errors.js';
 import { isJsonObject } from '../../http/json-body.js';
+import { jsonField } from '../../http/json-object.js';
 import { MOCK_DEFAULTS } from '../../mocks/config/defaults.js';
 import { parseMockInput } from '../../mocks/record/validate.js';
 import type { Settings } from '../engines/records.js';
@@ -30,15 +31,8 @@ const VALIDATE = { maxDelay: MOCK_DEFAULTS.maxDelay };
  * absent field is no mocks. Throws a 400 naming the record and its field.
  */
 export function readMocks(value: unknown): BinMock[] | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
-  let parsed = value;
-  if (typeof value === 'string') {
-    try {
-      parsed = JSON.parse(value);
-    } catch {
-      throw new HttpError(400, 'mocks is not valid JSON', 'mocks');
-    }
-  }
+  const parsed = jsonField(value, 'mocks');
+  if (parsed === undefined) return undefined;
   if (!Array.isArray(parsed)) throw new HttpError(400, 'mocks must be a list of endpoint records', 'mocks');
   if (parsed.length > MAX_BIN_MOCKS) {
     throw new HttpError(400, `mocks holds ${parsed.length} records; a revision keeps at most ${MAX_BIN_MOCKS}`, 'mocks');
