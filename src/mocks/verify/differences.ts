@@ -12,8 +12,16 @@ export type Difference = { field: string; expected: string; actual: string | nul
 /** How much of a request's value a difference shows. */
 const SHOWN = 200;
 
-/** Every part of `pattern` the request does not meet, in the pattern's order; none: it matches. */
-export function differences(entry: JournalEntry, pattern: RequestPattern): Difference[] {
+/**
+ * The test of `pattern`: every part of it a request does not meet, in the pattern's order; none, it
+ * matches. Made once per pattern, so what the pattern needs worked out (its body as JSON) is worked out once.
+ */
+export function differencesFrom(pattern: RequestPattern): (entry: JournalEntry) => Difference[] {
+  const wanted = pattern.bodyContains === undefined ? undefined : parsed(pattern.bodyContains);
+  return (entry) => differences(entry, pattern, wanted);
+}
+
+function differences(entry: JournalEntry, pattern: RequestPattern, wanted: unknown): Difference[] {
   const found: Difference[] = [];
   const differ = (field: string, expected: string, actual: string | null) => found.push({ field, expected, actual: shown(actual) });
   if (pattern.name !== undefined && entry.endpoint !== pattern.name) differ('name', pattern.name, entry.endpoint);
@@ -37,17 +45,19 @@ export function differences(entry: JournalEntry, pattern: RequestPattern): Diffe
       if (actual !== value) differ(`headers.${name}`, value, actual);
     }
   }
-  if (pattern.bodyContains !== undefined && !bodyContains(entry.body, pattern.bodyContains)) {
+  if (pattern.bodyContains !== undefined && !bodyContains(entry.body, pattern.bodyContains, wanted)) {
     differ('body', `contains ${pattern.bodyContains}`, entry.body === '' ? null : entry.body);
   }
   return found;
 }
 
-/** The text is in the body, or both are JSON objects and the body has every key of it, deep-equal. */
-function bodyContains(body: string, wanted: string): boolean {
-  if (body.includes(wanted)) return true;
-  const [got, want] = [parsed(body), parsed(wanted)];
-  return isJsonObject(got) && isJsonObject(want) && contains(got, want);
+/** The text is in the body, or both are JSON objects (`wanted` is the text parsed) and the body has every key of it, deep-equal. */
+function bodyContains(body: string, text: string, wanted: unknown): boolean {
+  if (body.includes(text)) return true;
+  // A body is parsed only when the wanted text is an object: plain text needs no parse of each body.
+  if (!isJsonObject(wanted)) return false;
+  const got = parsed(body);
+  return isJsonObject(got) && contains(got, wanted);
 }
 
 function parsed(text: string): unknown {

@@ -1,5 +1,5 @@
 import type { MockStore } from '../store/store.js';
-import { differences, type Difference, type JournalEntry } from './differences.js';
+import { differencesFrom, type Difference, type JournalEntry } from './differences.js';
 import type { RequestPattern } from './pattern.js';
 
 /** How many near misses a failed verification lists. */
@@ -31,8 +31,9 @@ export function journal(store: MockStore, pattern: RequestPattern): { entries: J
 export function matchAll(entries: JournalEntry[], pattern: RequestPattern) {
   const matched: JournalEntry[] = [];
   const misses: { request: JournalEntry; differences: Difference[] }[] = [];
+  const differences = differencesFrom(pattern);
   for (const request of entries) {
-    const found = differences(request, pattern);
+    const found = differences(request);
     if (found.length === 0) matched.push(request);
     else misses.push({ request, differences: found });
   }
