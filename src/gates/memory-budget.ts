@@ -8,7 +8,7 @@
  */
 
 /** What a budget is kept for. */
-export type MemoryKind = 'records' | 'logs' | 'collections' | 'streams' | 'connections';
+export type MemoryKind = 'records' | 'logs' | 'collections' | 'streams' | 'connections' | 'callbacks';
 
 export type MemoryLimits = Record<MemoryKind, number>;
 
@@ -25,6 +25,8 @@ export const DEFAULT_MEMORY_LIMITS: MemoryLimits = {
   streams: 64 * MB,
   /** Connections a `hang` fault holds open. */
   connections: 32 * MB,
+  /** Callbacks waiting out their delay or on their way (their rendered requests); past it, one is not sent. */
+  callbacks: 16 * MB,
 };
 
 /** One kind's budget: what is charged now, and the most it may hold. */
@@ -69,6 +71,7 @@ export class MemoryBudget {
   readonly collections: MemoryAccount;
   readonly streams: MemoryAccount;
   readonly connections: MemoryAccount;
+  readonly callbacks: MemoryAccount;
 
   constructor(limits: Partial<MemoryLimits> = {}) {
     const all = { ...DEFAULT_MEMORY_LIMITS, ...limits };
@@ -77,11 +80,12 @@ export class MemoryBudget {
     this.collections = new MemoryAccount('collections', all.collections);
     this.streams = new MemoryAccount('streams', all.streams);
     this.connections = new MemoryAccount('connections', all.connections);
+    this.callbacks = new MemoryAccount('callbacks', all.callbacks);
   }
 
   /** Every account, for a status line or a test. */
   accounts(): MemoryAccount[] {
-    return [this.records, this.logs, this.collections, this.streams, this.connections];
+    return [this.records, this.logs, this.collections, this.streams, this.connections, this.callbacks];
   }
 
   /** Bytes charged to all accounts; at most the sum of the limits (plus what evicting keepers overshoot by one entry). */
@@ -151,6 +155,11 @@ export const COLLECTION_BYTES = 1024;
  * request and response (measured 5.3 KB with a 20-byte head, 20.4 KB with a 15 KB one).
  */
 export const HELD_CONNECTION_BYTES = 8 * 1024;
+/**
+ * A callback waiting or on its way, beyond its texts (charged at two bytes a character): its timer,
+ * closures and, once sent, an outgoing request and socket: charged as a held connection is (HELD_CONNECTION_BYTES).
+ */
+export const CALLBACK_BYTES = 8 * 1024;
 
 /**
  * An upper bound of the heap that JSON.parse(text) takes, from its text: 2 per character (a string

@@ -178,18 +178,18 @@ function listItem(endpoint: Endpoint, base: string) {
  */
 function recordJson(endpoint: Endpoint, extra?: Record<string, unknown>): string {
   const { record } = endpoint;
-  const { name, path, methods, statusCode, delay, headers, template, responses, pick, fault, faultRate, scenario, setState } = record;
+  const { name, path, methods, statusCode, delay, headers, template, responses, pick, fault, faultRate, scenario, setState, callbacks } = record;
   let text = `{"success":true,"name":${JSON.stringify(name)}`;
   text += fields({ path, methods, statusCode }) + content(record) + fields({ delay, headers, template });
   text += fields({ collection: record.collection });
   if (responses) text += `,"responses":[${responses.map(responseJson).join(',')}]`;
-  text += fields({ pick, fault, faultRate, scenario, setState, ...extra });
+  text += fields({ pick, fault, faultRate, scenario, setState, callbacks, ...extra });
   return `${text}}`;
 }
 
 function responseJson(response: ResponseRecord): string {
-  const { when, statusCode, headers, delay, fault, faultRate, setState } = response;
-  const text = fields({ when, statusCode }) + content(response) + fields({ headers, delay, fault, faultRate, setState });
+  const { when, statusCode, headers, delay, fault, faultRate, setState, callbacks } = response;
+  const text = fields({ when, statusCode }) + content(response) + fields({ headers, delay, fault, faultRate, setState, callbacks });
   return `{${text.slice(1)}}`;
 }
 

@@ -11,6 +11,8 @@ import { RequestFeed } from './log/feed.js';
 import { createProxy, type ProxySettings } from './proxy/proxy.js';
 import { createCollectionServer } from './serve/collection.js';
 import { createEndpointServer, type ServeEndpoint } from './serve/endpoint.js';
+import { createCallbackSender, type CallbackSender } from './callbacks/sender.js';
+import { callbackHosts } from './callbacks/hosts.js';
 import { DEFAULT_ASSETS, PAGE_BUNDLE, staticAssets } from './static.js';
 import type { MockStore } from './store/store.js';
 
@@ -43,6 +45,10 @@ export type MockConfig = {
   proxy?: ProxySettings;
   /** CPU time one request's templates or `_like` filters may take, in milliseconds (--max-request-cpu). */
   maxRequestCpu: number;
+  /** Hosts callbacks may go to besides loopback (--callback-host). */
+  callbackHosts: string[];
+  /** How long a callback may take, in milliseconds (--callback-timeout). */
+  callbackTimeout: number;
 };
 
 export const DEFAULT_MOCK_CONFIG: MockConfig = {
@@ -56,6 +62,8 @@ export const DEFAULT_MOCK_CONFIG: MockConfig = {
   maxEventStreams: 1000,
   maxHangs: 1000,
   maxRequestCpu: MOCK_DEFAULTS.maxRequestCpu,
+  callbackHosts: [],
+  callbackTimeout: MOCK_DEFAULTS.callbackTimeout,
 };
 
 export type MockAppOptions = {
@@ -66,6 +74,8 @@ export type MockAppOptions = {
   feed?: RequestFeed;
   /** Watched files' problems, for GET /api/sources. */
   sources?: ApiOptions['sources'];
+  /** Pass one in to drop waiting callbacks at shutdown with `callbacks.close()`; made here (from the config) otherwise. */
+  callbacks?: CallbackSender;
 };
 
 /**
@@ -156,7 +166,10 @@ function serving(options: MockAppOptions, config: MockConfig, logger: Logger): S
   const { cors, trustProxy, maxHangs, maxRequestCpu, maxBody } = config;
   const proxy = config.proxy && createProxy({ ...config.proxy, store, logger, cors });
   const collection = createCollectionServer({ collections: store.collections, cors, maxBody, logger, maxRequestCpu });
-  const endpoints = { store, cors, trustProxy, logger, feed, maxHangs, proxy, collection, maxRequestCpu };
+  const callbacks =
+    options.callbacks ??
+    createCallbackSender({ hosts: callbackHosts(config.callbackHosts), timeoutMs: config.callbackTimeout, account: store.memory.callbacks });
+  const endpoints = { store, cors, trustProxy, logger, feed, maxHangs, proxy, collection, maxRequestCpu, callbacks };
   const serve = createEndpointServer(endpoints);
   // A page open here follows the endpoint's requests on every instance.
   store.onShared((name, entry) => feed.publish(name, entry));

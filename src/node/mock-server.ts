@@ -11,6 +11,8 @@ import type { JournalEntry } from '../mocks/verify/differences.js';
 import type { Expected, RequestPattern } from '../mocks/verify/pattern.js';
 import { verificationReport, type FailedVerification } from '../mocks/verify/report.js';
 import { apiClient, MockApiError } from './api-client.js';
+import { callbackHosts, checkCallbackHost } from '../mocks/callbacks/hosts.js';
+import { createCallbackSender } from '../mocks/callbacks/sender.js';
 
 export type MockServerOptions = {
   /** 0 (the default): a free port, read back from `port` and `url`. */
@@ -36,6 +38,10 @@ export type MockServerOptions = {
   maxEndpoints?: number;
   maxLogBytes?: number;
   maxStoreBytes?: number;
+  /** Hosts callbacks may go to besides loopback (`--callback-host`: `hooks.example.com`, `10.0.0.5:8080`). */
+  callbackHosts?: string[];
+  /** How long a callback may take, in milliseconds (`--callback-timeout`; 10000). */
+  callbackTimeout?: number;
 };
 
 /** One of an endpoint's `responses`, as docs/mock-api.md describes it. */
@@ -122,6 +128,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const { port = 0, host = '127.0.0.1', logger = silentLogger } = options;
   const { logSize, maxEndpoints, maxLogBytes, maxStoreBytes } = options;
   const storeOptions = withoutUnset({ logSize, maxEndpoints, maxLogBytes, maxStoreBytes, logger });
+  for (const host of options.callbackHosts ?? []) {
+    const problem = checkCallbackHost(host);
+    if (problem) throw new TypeError(`startMockServer: callbackHosts: ${problem.replace('--callback-host ', '')}`);
+  }
   let store: MockStore;
   if (options.data !== undefined && options.store !== undefined) {
     throw new TypeError('startMockServer takes `data` (a SQLite file) or `store` (a URL), not both');
@@ -130,16 +140,18 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   else if (options.data !== undefined) store = await openMockStore(options.data, storeOptions);
   else store = await openMemoryMockStore(storeOptions);
 
-  const { maxDelay, maxBody, cors, corsOrigins, maxRequestCpu } = options;
+  const { maxDelay, maxBody, cors, corsOrigins, maxRequestCpu, callbackHosts: named = [], callbackTimeout } = options;
   const feed = new RequestFeed();
+  const callbacks = createCallbackSender({ hosts: callbackHosts(named), timeoutMs: callbackTimeout, account: store.memory.callbacks });
   const config = withoutUnset({ maxDelay, maxBody, cors, corsOrigins, maxRequestCpu });
-  const handler = createMockHandler({ store, config, logger, feed });
+  const handler = createMockHandler({ store, config, logger, feed, callbacks });
   const refusal = (message: string) => ({ success: false, message });
   let running;
   try {
     running = await listen(checksHost(host, []) ? guardHost(handler, [], refusal) : handler, port, host);
   } catch (err) {
     feed.close();
+    callbacks.close();
     await store.close();
     throw err;
   }
@@ -195,6 +207,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       (closing ??= (async () => {
         client.close();
         feed.close();
+        callbacks.close();
         await running.close();
         await store.close();
       })()),

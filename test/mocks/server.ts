@@ -5,6 +5,8 @@ import type { RequestFeed } from '../../src/mocks/log/feed.js';
 import { openMockStore } from '../../src/mocks/store/open-store.js';
 import type { MockStore, MockStoreOptions } from '../../src/mocks/store/store.js';
 import { listen } from '../../src/server/listen.js';
+import { createCallbackSender } from '../../src/mocks/callbacks/sender.js';
+import { callbackHosts } from '../../src/mocks/callbacks/hosts.js';
 import type { Logger } from '../../src/server/logger.js';
 import { tempDir } from '../helpers/temp.js';
 import type { TestResponse } from '../helpers/http.js';
@@ -51,7 +53,13 @@ export async function startMockServer(options: StartOptions = {}): Promise<TestM
     error: (line) => errors.push(line),
   };
   const store = await openMockStore(file, { logger, ...options.store });
-  const appOptions = { store, config: options.config, logger, feed: options.feed, sources: options.sources };
+  // Made here, as the CLI makes it, to close it with the server: callbacks waiting then are dropped.
+  const callbacks = createCallbackSender({
+    hosts: callbackHosts(options.config?.callbackHosts),
+    timeoutMs: options.config?.callbackTimeout,
+    account: store.memory.callbacks,
+  });
+  const appOptions = { store, config: options.config, logger, feed: options.feed, sources: options.sources, callbacks };
   const handler =
     options.hotPath === false ? createMockApp(appOptions).callback() : createMockHandler(appOptions);
   const running = await listen(handler, 0, '127.0.0.1');
@@ -72,6 +80,7 @@ export async function startMockServer(options: StartOptions = {}): Promise<TestM
         body: typeof body === 'string' ? body : JSON.stringify(body),
       }),
     async close() {
+      callbacks.close();
       await running.close(100);
       await store.close();
       temp?.cleanup();

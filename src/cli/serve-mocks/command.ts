@@ -89,6 +89,16 @@ export function addMockOptions(command: Command): Command {
         '--cors-origin <origin>',
         'a page that may use the management API besides the mock page and localhost pages; repeatable; * for any (env SNIPPETKIT_MOCK_CORS_ORIGIN, commas)',
       ).argParser((origin: string, origins: string[] = []) => [...origins, origin]),
+    )
+    .addOption(
+      new Option(
+        '--callback-host <host>',
+        'a host endpoints\' callbacks may be sent to besides localhost, with :port or without; repeatable (env SNIPPETKIT_MOCK_CALLBACK_HOST, commas)',
+      ).argParser((host: string, hosts: string[] = []) => [...hosts, host]),
+    )
+    .option(
+      '--callback-timeout <ms>',
+      'how long a callback may take before it is cut (env SNIPPETKIT_MOCK_CALLBACK_TIMEOUT; default 10000)',
     );
 }
 

@@ -13,6 +13,7 @@ import {
 import { CliError, EXIT } from '../common/errors.js';
 import { proxyTimeoutSchema, proxyUrlSchema } from './proxy-settings.js';
 import { storeUrlSchema } from '../../store/store-url.js';
+import { checkCallbackHost } from '../../mocks/callbacks/hosts.js';
 import { layerSettings, refuseBoth, refuseUnknownVariables, validateSettings, type FlatSetting } from '../start/settings.js';
 
 /** serve-mocks' flags as commander gives them (declared in command.ts): text here, checked below with the environment. */
@@ -41,6 +42,8 @@ export type ServeMocksFlags = {
   proxyTimeout?: string;
   record?: boolean;
   recordCookies?: boolean;
+  callbackHost?: string[];
+  callbackTimeout?: string;
 };
 
 export const DEFAULT_MOCK_PORT = 16540;
@@ -53,6 +56,16 @@ const AT_LEAST_A_BYTE = 'a size of at least 1 byte, such as 1MB or 65536';
 // A minute: past that one request could hold a worker thread (or, for templates, the server) far too long.
 const MAX_REQUEST_CPU = 60_000;
 const REQUEST_CPU = `a whole number of milliseconds from 1 to ${MAX_REQUEST_CPU}`;
+const CALLBACK_TIMEOUT = 'a whole number of milliseconds of at least 1';
+
+/** Hosts callbacks may go to besides loopback, each `host` or `host:port`. */
+const callbackHostsSchema = z.array(
+  z.string().superRefine((host, ctx) => {
+    const problem = checkCallbackHost(host);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+  { message: 'a list of host names such as ["hooks.example.com"]' },
+);
 
 /** What serve-mocks runs with, from its flags and SNIPPETKIT_MOCK_* variables. */
 export const mockSettingsSchema = settingsObject({
@@ -88,6 +101,8 @@ export const mockSettingsSchema = settingsObject({
   proxyTimeout: proxyTimeoutSchema,
   record: flagSchema,
   recordCookies: flagSchema,
+  callbackHosts: callbackHostsSchema,
+  callbackTimeout: z.number({ message: CALLBACK_TIMEOUT }).int({ message: CALLBACK_TIMEOUT }).min(1, { message: CALLBACK_TIMEOUT }),
 });
 
 export type MockSettings = z.output<typeof mockSettingsSchema>;
@@ -140,6 +155,13 @@ const SETTINGS: FlatSetting[] = [
   },
   { key: 'record', flag: '--record', env: 'SNIPPETKIT_MOCK_RECORD', fallback: false },
   { key: 'recordCookies', flag: '--record-cookies', env: 'SNIPPETKIT_MOCK_RECORD_COOKIES', fallback: false },
+  { key: 'callbackHosts', flag: '--callback-host', env: 'SNIPPETKIT_MOCK_CALLBACK_HOST', fallback: [] },
+  {
+    key: 'callbackTimeout',
+    flag: '--callback-timeout',
+    env: 'SNIPPETKIT_MOCK_CALLBACK_TIMEOUT',
+    fallback: MOCK_DEFAULTS.callbackTimeout,
+  },
 ];
 
 /** serve-mocks' settings, checked; a bad value is a usage error naming it and where it came from. */
@@ -151,7 +173,7 @@ export function loadMockSettings(
 ): MockSettings {
   // commander sets cors to true unless --no-cors is given: only false came from the command line.
   const cors = flags.cors === false ? false : undefined;
-  const given = { ...flags, allowedHosts: flags.allowedHost, cors, corsOrigins: flags.corsOrigin };
+  const given = { ...flags, allowedHosts: flags.allowedHost, cors, corsOrigins: flags.corsOrigin, callbackHosts: flags.callbackHost };
   const rows = SETTINGS.map((row) => ({ ...row, ...joint?.rows[row.key] }));
   // SNIPPETKIT_MOCK_SERVER is the client commands' server URL, read by them alone.
   const known = rows.map((setting) => setting.env);

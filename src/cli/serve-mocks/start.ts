@@ -1,6 +1,8 @@
 import chalk from 'chalk';
 import { createMockHandler } from '../../mocks/app.js';
 import { RequestFeed } from '../../mocks/log/feed.js';
+import { createCallbackSender, type CallbackSender } from '../../mocks/callbacks/sender.js';
+import { callbackHosts } from '../../mocks/callbacks/hosts.js';
 import { createSourceLoader } from '../../mocks/sources/loader.js';
 import { openMockStore, openSharedMockStore } from '../../mocks/store/open-store.js';
 import type { MockStore } from '../../mocks/store/store.js';
@@ -30,7 +32,9 @@ export type MockParts = {
 
 export function mockParts(settings: MockSettings, logger: Logger): MockParts {
   const { maxDelay, maxBody, cors, corsOrigins, trustProxy, logSize, maxEndpoints, maxLogBytes, maxStoreBytes, maxRequestCpu } = settings;
+  const { callbackHosts: named, callbackTimeout } = settings;
   const feed = new RequestFeed();
+  let callbacks: CallbackSender | undefined;
   // One loader for --dir, --openapi and --db, so GET /api/sources lists the problems of all.
   const loader = settings.dir || settings.openapi || settings.db ? createSourceLoader({ maxDelay }) : undefined;
   const files = loader && openDirSource(settings.dir, { loader, maxBody, maxEndpoints, logger });
@@ -55,11 +59,13 @@ export function mockParts(settings: MockSettings, logger: Logger): MockParts {
     },
     handler: (store) => {
       const config = { maxDelay, maxBody, cors, corsOrigins, trustProxy, proxy, maxRequestCpu };
-      return createMockHandler({ store, config, logger, feed, sources: loader });
+      callbacks = createCallbackSender({ hosts: callbackHosts(named), timeoutMs: callbackTimeout, account: store.memory.callbacks });
+      return createMockHandler({ store, config, logger, feed, sources: loader, callbacks });
     },
     // Open request-log streams (the web page) would otherwise hold shutdown for the grace period.
     beforeClose: () => {
       feed.close();
+      callbacks?.close();
       files?.close();
       openapi?.close();
       db?.close();
@@ -67,8 +73,9 @@ export function mockParts(settings: MockSettings, logger: Logger): MockParts {
     summary: (store) => {
       const held = count(store.list().length) + (files?.summary() ?? '');
       const proxied = proxy ? `  proxy ${proxy.target}${proxy.record ? ' (recording)' : ''}` : '';
+      const calls = named.length > 0 ? `  callbacks to localhost, ${named.join(', ')}` : '';
       const where = `${settings.store ? 'store' : 'data'} ${store.file}`;
-      return `${where}  ${held}${proxied}`;
+      return `${where}  ${held}${proxied}${calls}`;
     },
   };
 }

@@ -26,4 +26,6 @@ export const MOCK_DEFAULTS = {
   proxyTimeout: 30_000,
   /** Connections the proxy keeps open to its target at most. */
   proxyConnections: 100,
+  /** How long a callback may take, from sending to the end of its answer, in milliseconds (--callback-timeout). */
+  callbackTimeout: 10_000,
 } as const;

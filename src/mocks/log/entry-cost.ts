@@ -2,7 +2,18 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { jsonCost, LOG_ENTRY_BYTES, LOG_HEADER_BYTES, LOG_HEADER_CAP, textCost } from '../../gates/memory-budget.js';
 
 /** The parts of a request-log entry (./request-log.ts) that cost memory by their size. */
-type Sized = { url: string; ip: string | undefined; body: string; headers: IncomingHttpHeaders; headersCut?: number; bin?: string };
+type Sized = {
+  url: string;
+  ip: string | undefined;
+  body: string;
+  headers: IncomingHttpHeaders;
+  headersCut?: number;
+  bin?: string;
+  callbacks?: { url: string }[];
+};
+
+/** A callback's result in an entry beyond its URL: the object, its method, and the status or error it gets later (ours, short). */
+const CALLBACK_RESULT_BYTES = 512;
 
 /**
  * Cuts the entry's headers to the first LOG_HEADER_CAP (noting how many went), then says what it
@@ -12,6 +23,7 @@ type Sized = { url: string; ip: string | undefined; body: string; headers: Incom
 export function keptCost(entry: Sized): number {
   let count = 0;
   let cost = LOG_ENTRY_BYTES + textCost(entry.body) + entry.url.length + (entry.ip?.length ?? 0) + (entry.bin?.length ?? 0);
+  if (entry.callbacks) for (const callback of entry.callbacks) cost += CALLBACK_RESULT_BYTES + 2 * callback.url.length;
   for (const name in entry.headers) {
     if (++count > LOG_HEADER_CAP) return keptCost(cutHeaders(entry));
     const value = entry.headers[name];

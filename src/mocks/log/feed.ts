@@ -68,6 +68,12 @@ export class RequestFeed {
     this.streams.send(name, 'request', JSON.stringify(entry));
   }
 
+  /** A logged request's callbacks moved on (one ended): its entry again, for the page to redraw that row. */
+  publishCallbacks(name: string, entry: LoggedRequest): void {
+    if (this.streams === undefined || this.streams.size === 0) return;
+    this.streams.send(name, 'callbacks', JSON.stringify(entry));
+  }
+
   /** A request no endpoint answered was logged: the next summary says so. */
   publishUnmatched(): void {
     if (this.summary) this.summary.unmatched = true;

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { BudgetedLog, LogBudget } from './budget.js';
 import { keptCost, savedCost } from './entry-cost.js';
-import type { Answered } from '../record/record.js';
+import type { Answered, CallbackResult } from '../record/record.js';
 
 /** How much of each request's body a log keeps. */
 export const LOG_BODY_BYTES = 64 * 1024;
@@ -20,11 +20,10 @@ export type LoggedRequest = Answered & {
   /** The body as UTF-8 text, cut at LOG_BODY_BYTES. */
   body: string;
   bodyTruncated: boolean;
-  /**
-   * The bin whose page made the call (`fumugi/3`), as its X-Snippetkit-Bin header claimed it
-   * (src/shared/bin-claim.ts); absent without a claim or with one that is not a bin and revision.
-   */
+  /** The bin whose page made the call (`fumugi/3`) as its X-Snippetkit-Bin header claimed it (shared/bin-claim.ts), if it did. */
   bin?: string;
+  /** The callbacks the answer sent, in the record's order; filled in as each ends. */
+  callbacks?: CallbackResult[];
 };
 
 /** What a save of the journal takes from a log: its own requests, and how many more overflowed. */

@@ -30,7 +30,9 @@ export function recordCost(record: MockInput): number {
   });
   const factor = record.template ? TEMPLATE_FACTOR : TEXT_FACTOR;
   cost = RECORD_BYTES + jsonCost(rest);
-  let expressions = record.template ? expressionCount(rest) : 0;
+  // Callbacks' strings are templates whether or not the record's are (callback-templates.ts).
+  const callbacks = [record.callbacks, ...responses.map((response) => response.callbacks)];
+  let expressions = expressionCount(record.template ? rest : JSON.stringify(callbacks));
   for (const text of texts) {
     if (text === undefined) continue;
     // The string (one or two bytes a character) and the UTF-8 Buffer it is served from: twice the

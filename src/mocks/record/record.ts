@@ -28,6 +28,21 @@ export type When = {
   state?: string;
 };
 
+/**
+ * A request the server sends after answering (docs/mock-api.md, "Callbacks"): every string a template
+ * over the request that was answered, whether or not the endpoint has `template`.
+ */
+export type Callback = {
+  /** Upper-case; POST when not given. */
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  /** Text as given, or any JSON value, sent as JSON. */
+  body?: unknown;
+  /** Milliseconds after the answer was sent. */
+  delay?: number;
+};
+
 /** An alternative answer; what it leaves out comes from the endpoint's own fields. */
 export type ResponseRecord = {
   when?: When;
@@ -41,6 +56,8 @@ export type ResponseRecord = {
   faultRate?: number;
   /** The state the endpoint's scenario moves to when this response answers. */
   setState?: string;
+  /** Sent after this response answers, instead of the endpoint's (`[]`: none). */
+  callbacks?: Callback[];
 };
 
 /** What a caller may set on an endpoint. */
@@ -71,6 +88,8 @@ export type MockInput = {
   scenario?: string;
   /** The state its scenario moves to when the endpoint's own answer answers; only with `scenario`. */
   setState?: string;
+  /** Sent after each answer whose response gives none of its own. */
+  callbacks?: Callback[];
 };
 
 /** The record an engine keeps for an endpoint (../engines/engine.ts). */
@@ -87,4 +106,17 @@ export type Answered = {
   response: number | null;
   status: number | null;
   fault?: Fault;
+};
+
+/**
+ * A callback the answer sent (docs/mock-api.md, "Callbacks"), as rendered. `status` and `ms` (from
+ * sending to the answer's head) once answered; `error` when it was not sent, failed or timed out;
+ * neither while it waits or is on its way.
+ */
+export type CallbackResult = {
+  method: string;
+  url: string;
+  status?: number;
+  ms?: number;
+  error?: string;
 };

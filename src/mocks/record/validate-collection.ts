@@ -3,7 +3,7 @@ import type { MockInput } from './record.js';
 import { bad } from './validate-fields.js';
 
 // Fields a collection has no use for: its routes, methods, statuses and bodies are json-server's.
-const REFUSED = ['methods', 'statusCode', 'body', 'template', 'responses', 'pick', 'fault', 'faultRate', 'scenario', 'setState'] as const;
+const REFUSED = ['methods', 'statusCode', 'body', 'template', 'responses', 'pick', 'fault', 'faultRate', 'scenario', 'setState', 'callbacks'] as const;
 
 /**
  * Makes `input` a collection (docs/mock-api.md, "Collections"): `data` is a list of objects, each

@@ -15,11 +15,12 @@ import {
   serialize,
 } from './validate-fields.js';
 import { checkState } from './validate-scenario.js';
+import { checkCallbacks } from './validate-callbacks.js';
 
 /** Most alternative answers an endpoint may have. */
 export const MAX_RESPONSES = 100;
 
-const RESPONSE_FIELDS = ['when', 'statusCode', 'data', 'body', 'headers', 'delay', 'fault', 'faultRate', 'setState'] as const;
+const RESPONSE_FIELDS = ['when', 'statusCode', 'data', 'body', 'headers', 'delay', 'fault', 'faultRate', 'setState', 'callbacks'] as const;
 const WHEN_FIELDS = ['method', 'params', 'query', 'headers', 'body', 'state'] as const;
 
 export type ResponsesContext = {
@@ -56,6 +57,7 @@ function checkResponse(value: unknown, field: string, context: ResponsesContext)
     out.faultRate = checkFaultRate(fields.faultRate, `${field}.faultRate`);
   }
   if (fields.setState !== undefined) out.setState = checkState(fields.setState, `${field}.setState`);
+  if (fields.callbacks !== undefined) out.callbacks = checkCallbacks(fields.callbacks, `${field}.callbacks`, context.maxDelay);
   return out;
 }
 

@@ -16,6 +16,7 @@ import {
   objectOf,
   serialize,
 } from './validate-fields.js';
+import { checkCallbacks } from './validate-callbacks.js';
 import { checkCollection } from './validate-collection.js';
 import { checkResponses } from './validate-responses.js';
 import { checkMethods, checkPath } from './validate-route.js';
@@ -53,6 +54,7 @@ const FIELDS = [
   'collection',
   'scenario',
   'setState',
+  'callbacks',
   // What a GET answer adds: set by the server and not stored, accepted so that answer can be PUT back.
   'success',
   'hits',
@@ -130,6 +132,7 @@ export function parseMockInput(body: unknown, options: ValidateOptions, urlName?
   if (fields.scenario !== undefined) input.scenario = checkScenarioName(fields.scenario, 'scenario');
   if (fields.setState !== undefined) input.setState = checkState(fields.setState, 'setState');
   checkScenarioUse(input);
+  if (fields.callbacks !== undefined) input.callbacks = checkCallbacks(fields.callbacks, 'callbacks', maxDelay);
   if (input.template) checkTemplates(input);
   if (fields.collection !== undefined && checkBoolean(fields.collection, 'collection')) checkCollection(fields, input);
   return input;

@@ -16,6 +16,9 @@ import type { Endpoint } from '../store/endpoint.js';
 import { pickStatus, wantedStatus } from './status-choice.js';
 import { TemplateError } from '../templates/template.js';
 import { BIN_HEADER_KEY, parseBinClaim } from '../../shared/bin-claim.js';
+import { plannedResults, type CallbackSender } from '../callbacks/sender.js';
+import { answerThenCall } from './answer-callbacks.js';
+import type { CallbackResult } from '../record/record.js';
 
 /** How the endpoint server hands requests to the proxy (proxy/): the ones no endpoint answers, and recordings of another query. */
 export type ProxyHook = {
@@ -38,6 +41,8 @@ export type ServeEndpointOptions = {
   collection?: ServeCollection;
   /** CPU time one request's templates may take, in milliseconds (--max-request-cpu). */
   maxRequestCpu?: number;
+  /** Sends answers' callbacks; without it, none is sent. */
+  callbacks?: CallbackSender;
 };
 
 /** Answers one request under /endpoint/ on the raw node objects; `path` is what follows, undecoded, no query. */
@@ -51,7 +56,7 @@ export type ServeEndpoint = (req: IncomingMessage, res: ServerResponse, path: st
  * a responder (its variants, templates compiled) for the others.
  */
 export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoint {
-  const { store, cors, trustProxy, logger, feed, proxy, collection } = options;
+  const { store, cors, trustProxy, logger, feed, proxy, collection, callbacks } = options;
   const hangs: Hangs = { open: 0, max: options.maxHangs, account: store.memory.connections };
   // Keyed by the Endpoint object, which a write replaces, so a stale answer or responder is never used.
   // Made once per version: whether it is plain, and what it answers with.
@@ -77,7 +82,8 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
     response: number | null,
     status: number | null,
     fault?: Fault,
-  ) => {
+    calls?: CallbackResult[],
+  ): LoggedRequest => {
     // The entry is built whole, in one shape: this runs for every request.
     const entry: LoggedRequest = {
       time,
@@ -92,9 +98,11 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
     };
     if (fault) entry.fault = fault;
     nameBin(req, entry);
+    if (calls) entry.callbacks = calls;
     endpoint.stats.requests.add(entry);
     feed.publish(endpoint.record.name, entry);
     store.share(endpoint.record.name, entry);
+    return entry;
   };
 
   /** Logs a request no endpoint answers in the server's unmatched log, then refuses it. */
@@ -163,8 +171,15 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
       if (!(err instanceof TemplateError)) throw err;
       answer = jsonAnswer(500, { success: false, message: err.message, field: err.field }, cors);
     }
-    log(req, endpoint, time, body, bodyTruncated, variant.index, answer.status);
-    later(res, draw(variant.delay), () => send(req, res, answer));
+    const planned = callbacks && variant.callbacks?.(input!);
+    if (!planned) {
+      log(req, endpoint, time, body, bodyTruncated, variant.index, answer.status);
+      return later(res, draw(variant.delay), () => send(req, res, answer));
+    }
+    const results = plannedResults(planned);
+    const entry = log(req, endpoint, time, body, bodyTruncated, variant.index, answer.status, undefined, results);
+    const changed = () => feed.publishCallbacks(endpoint.record.name, entry);
+    answerThenCall(res, draw(variant.delay), () => send(req, res, answer), { sender: callbacks, planned, results, changed });
   };
 
   const serve: ServeEndpoint = (req, res, path) => {

@@ -1,6 +1,8 @@
 import type { Delay, Fault, Pick, ResponseRecord, StoredMock, When } from '../record/record.js';
 import { compileRecord, type CompiledRecord } from '../record/templates.js';
+import { compileCallbacks } from '../record/callback-templates.js';
 import { TemplateError, useCpuBudget, type TemplateInput } from '../templates/template.js';
+import type { Planned } from '../callbacks/sender.js';
 import { CpuBudgetExceeded, DEFAULT_MAX_REQUEST_CPU, startCpuBudget } from '../../gates/cpu-budget.js';
 import { responseNumber } from '../../shared/response-label.js';
 import { buildHead } from './answer-head.js';
@@ -20,6 +22,8 @@ export type Variant = {
   setState?: string;
   /** Throws a TemplateError when a template fails to render. */
   answer(input: TemplateInput | undefined): Answer;
+  /** The callbacks to send once the answer is sent, rendered for this request (after answer(), on the same budget). */
+  callbacks?(input: TemplateInput): Planned[];
 };
 
 export type Responder = {
@@ -36,8 +40,9 @@ export type Responder = {
 
 /** Endpoints with none of the issue 12 answers keep the pre-built head and body of the fast path. */
 export function isPlain(record: StoredMock): boolean {
-  const { template, responses, fault, delay, json, setState } = record;
-  return !template && !responses?.length && !fault && typeof delay === 'number' && json !== undefined && !setState;
+  const { template, responses, fault, delay, json, setState, callbacks } = record;
+  const plain = !template && !responses?.length && !fault && typeof delay === 'number' && json !== undefined;
+  return plain && !setState && !callbacks?.length;
 }
 
 /**
@@ -55,7 +60,9 @@ export function compileResponder(
   const responses = record.responses ?? [];
   const variants = responses.map((response, i) => variant(record, i, response, shared));
   const pick: Pick = record.pick ?? 'first-match';
-  const needsInput = Boolean(record.template) || (pick === 'first-match' && responses.some((r) => readsRequest(r.when)));
+  // Callbacks are templates over the request whatever `template` says.
+  const calls = Boolean(record.callbacks?.length) || responses.some((r) => r.callbacks?.length);
+  const needsInput = Boolean(record.template) || calls || (pick === 'first-match' && responses.some((r) => readsRequest(r.when)));
   return {
     needsInput,
     choose(input, position, random, state) {
@@ -114,6 +121,7 @@ function variant(record: StoredMock, index: number | null, from: ResponseRecord,
     // Not inherited: the endpoint's own setState is its own answer's (docs/mock-api.md, "Scenarios").
     ...(from.setState !== undefined && { setState: from.setState }),
     ...((from.fault ?? record.fault) && { fault: from.fault ?? record.fault }),
+    ...withCallbacks(record, index, from, shared),
   };
   if (templates === undefined) {
     const body = Buffer.from(json ?? text ?? '', 'utf8');
@@ -147,6 +155,38 @@ function variant(record: StoredMock, index: number | null, from: ResponseRecord,
         if (err instanceof CpuBudgetExceeded) return overBudget(err, cors);
         throw err;
       }
+    },
+  };
+}
+
+/**
+ * A variant's callbacks (a response's own, else the endpoint's), rendered on the request's CPU budget:
+ * a templated answer has set it already; an answer without templates gets one here. A template that
+ * fails, or the budget spent, makes a callback that is not sent and says why; the answer stands.
+ */
+function withCallbacks(record: StoredMock, index: number | null, from: ResponseRecord, shared: Shared): { callbacks?: Variant['callbacks'] } {
+  const callbacks = from.callbacks ?? record.callbacks;
+  if (!callbacks?.length) return {};
+  const field = from.callbacks && index !== null ? `responses[${index}].callbacks` : 'callbacks';
+  let compiled: ReturnType<typeof compileCallbacks> | TemplateError;
+  try {
+    compiled = compileCallbacks(callbacks, field);
+  } catch (err) {
+    if (!(err instanceof TemplateError)) throw err;
+    compiled = err;
+  }
+  return {
+    callbacks(input) {
+      if (shared.templates === undefined) useCpuBudget(input, startCpuBudget(shared.maxRequestCpu));
+      return callbacks.map((callback, i): Planned => {
+        try {
+          if (compiled instanceof TemplateError) throw compiled;
+          return compiled[i]!(input);
+        } catch (err) {
+          if (!(err instanceof TemplateError || err instanceof CpuBudgetExceeded)) throw err;
+          return { method: callback.method, url: callback.url, error: `not sent: ${err.message}` };
+        }
+      });
     },
   };
 }
