@@ -23,6 +23,8 @@ type LoggedRequest = {
   fault?: string;
   /** The bin whose page made the request (`fumugi/3`), absent from older servers and other callers. */
   bin?: string;
+  /** The callbacks its answer sent; each result once it ended. */
+  callbacks?: { method: string; url: string; status?: number; ms?: number; error?: string }[];
 };
 
 export async function mockLog(name: string, flags: MockLogFlags, command: Command): Promise<void> {
@@ -101,6 +103,17 @@ function formatBin(request: LoggedRequest): string {
   return bin === undefined ? '' : `  ${chalk.dim('from bin')} ${bin}`;
 }
 
+/** `  callback POST http://… → 204 in 12 ms` per callback, or its error, or `…` while it is on its way. */
+function formatCallbacks(request: LoggedRequest): string {
+  if (!Array.isArray(request.callbacks)) return '';
+  return request.callbacks
+    .map(({ method, url, status, ms, error }) => {
+      const said = error !== undefined ? chalk.red(safeLine(String(error))) : status !== undefined ? safeLine(`${status} in ${ms} ms`) : 'on its way';
+      return `\n  ${chalk.dim('callback')} ${safeLine(`${method} ${url}`)} ${chalk.dim('→')} ${said}`;
+    })
+    .join('');
+}
+
 function formatRequest(request: LoggedRequest): string {
   const headers = Object.entries(request.headers)
     .map(([k, v]) => `  ${chalk.dim(`${safeLine(k)}:`)} ${safeLine(Array.isArray(v) ? v.join(', ') : String(v))}`)
@@ -112,6 +125,6 @@ function formatRequest(request: LoggedRequest): string {
     // not JSON: shown as it came
   }
   const [time, method, url] = [request.time, request.method, request.url].map((field) => safeLine(String(field)));
-  const line = `${chalk.dim(time)} ${chalk.bold(method)} ${url}${formatAnswer(request)}${formatBin(request)}`;
+  const line = `${chalk.dim(time)} ${chalk.bold(method)} ${url}${formatAnswer(request)}${formatBin(request)}${formatCallbacks(request)}`;
   return `${line}\n${headers}${body ? `\n${safeLines(body)}` : ''}\n`;
 }

@@ -47,18 +47,59 @@ export function requestDetails(request: LoggedRequest, tail: HTMLElement): HTMLD
   if (request.body !== '') {
     details.append(el('h4', {}, request.bodyTruncated ? 'Body (first 64 KiB)' : 'Body'), el('pre', {}, pretty(request.body)));
   }
+  if (request.callbacks?.length) details.append(el('h4', {}, 'Callbacks'), callbackList(request.callbacks));
   return details;
+}
+
+/** Each callback the answer sent: method and URL, then its status and time, its error, or that it is on its way. */
+function callbackList(callbacks: NonNullable<LoggedRequest['callbacks']>): HTMLUListElement {
+  return el(
+    'ul',
+    { class: 'callbacks' },
+    ...callbacks.map(({ method, url, status, ms, error }) => {
+      const outcome =
+        error !== undefined
+          ? el('span', { class: 'callback-error' }, error)
+          : status !== undefined
+            ? el('span', { class: status < 400 ? 'callback-ok' : 'callback-error' }, `${status} in ${ms} ms`)
+            : el('span', { class: 'callback-waiting' }, 'on its way…');
+      return el('li', {}, el('span', { class: 'method' }, method), ' ', el('span', { class: 'url' }, url), ' → ', outcome);
+    }),
+  );
+}
+
+/** Which row shows a request, to redraw it when its callbacks end: its time, method and URL. */
+function rowKey(request: LoggedRequest): string {
+  return `${request.time} ${request.method} ${request.url}`;
 }
 
 /** An endpoint's request, saying which answer it got; open by the page until the user toggles it. */
 function entry(request: LoggedRequest): HTMLLIElement {
-  const details = requestDetails(
-    request,
-    el('span', { class: request.fault ? 'answer fault' : 'answer' }, answered(request)),
-  );
+  const answer = el('span', { class: request.fault ? 'answer fault' : 'answer' }, answered(request));
+  const n = request.callbacks?.length ?? 0;
+  const calls = n > 0 ? [el('span', { class: 'calls' }, `↪ ${n} callback${n === 1 ? '' : 's'}`)] : [];
+  const details = requestDetails(request, el('span', {}, answer, ...calls));
   // Open by the page (the newest) until the user toggles it: then it is theirs to keep open or shut.
   details.querySelector('summary')!.addEventListener('click', () => delete details.dataset.auto);
-  return el('li', { class: 'request' }, details);
+  const row = el('li', { class: 'request' }, details);
+  if (request.callbacks) row.dataset.key = rowKey(request);
+  return row;
+}
+
+/**
+ * A request's callbacks moved on: its row is drawn again, open or shut as it was. Two requests of
+ * the same time, method and URL with callbacks would share a key; the newer row is redrawn then.
+ */
+function redraw(list: HTMLOListElement, request: LoggedRequest): void {
+  const key = rowKey(request);
+  const old = [...list.querySelectorAll<HTMLLIElement>('li[data-key]')].find((row) => row.dataset.key === key);
+  if (!old) return;
+  const was = old.querySelector('details')!;
+  const row = entry(request);
+  const now = row.querySelector('details')!;
+  now.open = was.open;
+  if (was.dataset.auto !== undefined) now.dataset.auto = '';
+  old.replaceWith(row);
 }
 
 /**
@@ -110,5 +151,6 @@ export function followLog(name: string, bins: RecentBins): () => void {
     openNewest(list);
     showEmpty();
   });
+  source.addEventListener('callbacks', (event) => redraw(list, JSON.parse((event as MessageEvent<string>).data) as LoggedRequest));
   return () => source.close();
 }

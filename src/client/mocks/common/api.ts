@@ -56,6 +56,8 @@ export type ResponseInput = {
   faultRate?: number;
   /** The scenario's state after this answer. */
   setState?: string;
+  /** Requests sent after this answer, instead of the endpoint's; [] for none. */
+  callbacks?: unknown[];
 };
 
 /** The record the page sends: optional fields only when set, exactly one of data and body. */
@@ -77,6 +79,8 @@ export type EndpointInput = {
   /** The stateful scenario it takes part in, and the state its own answer moves it to. */
   scenario?: string;
   setState?: string;
+  /** Requests sent after each answer (docs/mock-api.md, "Callbacks"). */
+  callbacks?: unknown[];
 };
 
 export type EndpointRecord = EndpointInput & { hits: number; lastCall: string | null; url: string; source?: string };
@@ -100,6 +104,8 @@ export type LoggedRequest = {
   fault?: Fault;
   /** The bin whose page made the call (`fumugi/3`), as the page claimed it (X-Snippetkit-Bin). */
   bin?: string;
+  /** The callbacks its answer sent: status and ms once answered, error when not sent or failed. */
+  callbacks?: { method: string; url: string; status?: number; ms?: number; error?: string }[];
 };
 
 /** The server's error answer `{ success: false, message, field? }`, or a failure to reach it. */

@@ -8,6 +8,7 @@ import { createKeyValueRows, pairsObject } from '../common/key-value-rows.js';
 import { createMethodsPicker } from './methods-picker.js';
 import { createResponsesEditor } from './responses-editor.js';
 import { createStatusField } from './status-field.js';
+import { jsonText, parseJsonText } from '../common/json-text.js';
 
 /** Saves what the form holds; `existing` is the name being edited, undefined for a new endpoint. */
 export type SaveEndpoint = (input: EndpointInput, existing: string | undefined) => Promise<void>;
@@ -33,6 +34,7 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
   const body = byId<HTMLTextAreaElement>('body');
   const pick = byId<HTMLSelectElement>('pick');
   const scenario = byId<HTMLInputElement>('scenario');
+  const callbacks = byId<HTMLTextAreaElement>('callbacks');
   const setState = byId<HTMLInputElement>('set-state');
   const saveButton = byId<HTMLButtonElement>('save');
   const jsonState = byId('json-state');
@@ -93,6 +95,7 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
     if (pick.value !== 'first-match') input.pick = pick.value as Pick;
     if (scenario.value.trim() !== '') input.scenario = scenario.value.trim();
     if (setState.value.trim() !== '') input.setState = setState.value.trim();
+    if (callbacks.value.trim() !== '') input.callbacks = parseJsonText(callbacks.value, 'callbacks') as unknown[];
     return { ...input, ...fault.read() };
   };
 
@@ -135,6 +138,7 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
     pick.value = record.pick && PICKS.includes(record.pick) ? record.pick : 'first-match';
     scenario.value = record.scenario ?? '';
     setState.value = record.setState ?? '';
+    callbacks.value = record.callbacks === undefined ? '' : jsonText(record.callbacks);
     showKind();
     error.hidden = true;
     saved.textContent = '';

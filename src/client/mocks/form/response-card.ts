@@ -67,6 +67,9 @@ export function createResponseCard(actions: CardActions): ResponseCard {
   const headers = createKeyValueRows({
     legend: "Response headers (none: the endpoint's)", noun: 'header', field: 'headers', namePlaceholder: 'X-Header',
   });
+  const callbacks = el('textarea', {
+    rows: '2', spellcheck: 'false', class: 'code', 'data-field': 'callbacks', placeholder: '[{ "url": "http://localhost:4000/hook" }]',
+  });
 
   const fieldsBox = el('div', { class: 'response-body', id: bodyId, hidden: '' },
     when.element,
@@ -77,6 +80,7 @@ export function createResponseCard(actions: CardActions): ResponseCard {
     el('div', { class: 'field' }, 'Answer', kind, payload),
     headers.element,
     el('label', { class: 'block' }, "Then the scenario's state is", setState),
+    el('label', { class: 'block' }, "Callbacks (a JSON list; empty: the endpoint's; [] for none)", callbacks),
   );
   const element = el(
     'li',
@@ -127,6 +131,7 @@ export function createResponseCard(actions: CardActions): ResponseCard {
         if (whenValue) response.when = whenValue;
         if (kind.value === 'data') response.data = parseJsonText(payload.value, 'data');
         if (kind.value === 'body') response.body = payload.value;
+        if (callbacks.value.trim() !== '') response.callbacks = parseJsonText(callbacks.value, 'callbacks') as unknown[];
       } catch (err) {
         if (!(err instanceof ApiError) || err.field === undefined) throw err;
         throw new ApiError(`${prefix}.${err.message}`, `${prefix}.${err.field}`);
@@ -149,6 +154,7 @@ export function createResponseCard(actions: CardActions): ResponseCard {
       payload.value = response.body ?? (response.data === undefined ? '' : jsonText(response.data));
       headers.fill(Object.entries(response.headers ?? {}));
       setState.value = response.setState ?? '';
+      callbacks.value = response.callbacks === undefined ? '' : jsonText(response.callbacks);
       showPayload();
     },
   };
