@@ -32,6 +32,7 @@ Examples:
   $ snippetkit serve-mocks --db db.json   # json-server routes: /endpoint/posts?_sort=id&_order=desc
   $ snippetkit serve-mocks --db db.json --write-db   # changes also go back into db.json
   $ snippetkit serve-mocks --max-request-cpu 1000   # allow heavier templates and _like queries
+  $ snippetkit serve-mocks --callback-host hooks.example.com   # endpoints' callbacks may go there, besides localhost
   $ curl -X PUT localhost:16540/api/endpoint/add -H 'content-type: application/json' \\
       -d '{"name":"users","data":[{"id":1}],"statusCode":200,"delay":250}'
   $ curl localhost:16540/endpoint/users

@@ -1,6 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { CALLBACK_BYTES, type MemoryAccount } from '../../gates/memory-budget.js';
+import { CALLBACK_BYTES, textCost, type MemoryAccount } from '../../gates/memory-budget.js';
 import type { CallbackResult } from '../record/record.js';
 import type { RenderedCallback } from '../record/callback-templates.js';
 import type { CallbackHosts } from './hosts.js';
@@ -63,9 +63,11 @@ export function createCallbackSender(options: CallbackSenderOptions): CallbackSe
     if (callback.url.length > MAX_CALLBACK_URL) return settle({ error: `not sent: the URL is over ${MAX_CALLBACK_URL} characters` });
     const judged = hosts.judge(callback.url);
     if (!(judged instanceof URL)) return settle({ error: `not sent: ${judged.refused}` });
-    const body = callback.body === undefined ? undefined : Buffer.from(callback.body, 'utf8');
-    if (body && body.length > MAX_CALLBACK_BODY) return settle({ error: `not sent: the body is over ${MAX_CALLBACK_BODY} bytes` });
-    const cost = CALLBACK_BYTES + 2 * callback.url.length + (body?.length ?? 0) + 2 * JSON.stringify(callback.headers).length;
+    const bodyBytes = callback.body === undefined ? 0 : Buffer.byteLength(callback.body, 'utf8');
+    if (bodyBytes > MAX_CALLBACK_BODY) return settle({ error: `not sent: the body is over ${MAX_CALLBACK_BODY} bytes` });
+    // The rendered strings while it waits, and the body's bytes too once it is written out.
+    const texts = textCost(callback.url) + textCost(JSON.stringify(callback.headers)) + textCost(callback.body ?? '');
+    const cost = CALLBACK_BYTES + texts + bodyBytes;
     if (!account.tryCharge(cost)) {
       return settle({ error: `not sent: too many callbacks waiting (their memory budget of ${account.limit} bytes is spent)` });
     }
@@ -87,7 +89,7 @@ export function createCallbackSender(options: CallbackSenderOptions): CallbackSe
     const go = () => {
       const https = judged.protocol === 'https:';
       const headers: Record<string, string> = { ...callback.headers, 'User-Agent': 'snippetkit-callback' };
-      if (body) headers['Content-Length'] = String(body.length);
+      if (callback.body !== undefined) headers['Content-Length'] = String(bodyBytes);
       sentAt = performance.now();
       timer = setTimeout(() => handle.stop(`timed out after ${timeoutMs} ms`), timeoutMs);
       request = (https ? httpsRequest : httpRequest)(judged, { method: callback.method, headers, agent: https ? agents.https : agents.http });
@@ -102,7 +104,7 @@ export function createCallbackSender(options: CallbackSenderOptions): CallbackSe
         settle({ error: err.code ? `${err.message} (${err.code})` : err.message });
         done();
       });
-      request.end(body);
+      request.end(callback.body);
     };
     let timer: NodeJS.Timeout | undefined = callback.delay > 0 ? setTimeout(go, callback.delay) : undefined;
     if (timer === undefined) go();

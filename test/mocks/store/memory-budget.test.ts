@@ -10,7 +10,7 @@ const CHILD = fileURLToPath(new URL('./memory-child.ts', import.meta.url));
 const KB = 1024;
 const MB = 1024 * KB;
 // Every budget small, so each test drives its own kind far past it and the others stay small.
-const SMALL: MemoryLimits = { records: 256 * KB, logs: 256 * KB, collections: 256 * KB, streams: 256 * KB, connections: 256 * KB };
+const SMALL: MemoryLimits = { records: 256 * KB, logs: 256 * KB, collections: 256 * KB, streams: 256 * KB, connections: 256 * KB, callbacks: 256 * KB };
 
 type Child = {
   url: string;
@@ -271,5 +271,24 @@ describe('hostile: the memory gate keeps what anonymous clients make the server 
       first.destroy();
       for (const socket of sockets) socket.destroy();
     }
+  });
+
+  it('sends no more callbacks past their budget, and keeps the heap within it while they wait', async () => {
+    child = await startChild({ callbacks: 1 * MB });
+    // Port 9 (discard) on loopback: allowed, never reached, since each waits a minute first.
+    await putRecord(child, 'cb', { data: 1, callbacks: [{ url: 'http://127.0.0.1:9/{{query.n}}', body: '{{body.pad}}', delay: 60_000 }] });
+    const idle = (await child.report()).bytes;
+    const pad = 'p'.repeat(32 * KB);
+    await times(200, async (i) => {
+      const reply = await child!.request('POST', `/endpoint/cb?n=${i}`, {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ pad }),
+      });
+      expect(reply.status).to.equal(200);
+    });
+    const report = await expectWithinBudgets(child, idle);
+    const used = report.accounts.find((account) => account.kind === 'callbacks')!.used;
+    // Each waiting one is charged 8 KB, its 32 KB body twice and its URL: about 20 fit in 1 MB.
+    expect(used).to.be.within(0.8 * MB, 1 * MB);
   });
 });

@@ -35,6 +35,8 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
   const pick = byId<HTMLSelectElement>('pick');
   const scenario = byId<HTMLInputElement>('scenario');
   const callbacks = byId<HTMLTextAreaElement>('callbacks');
+  // Set here: the page's HTML holds no absolute URL (test/mocks/static.test.ts).
+  callbacks.placeholder = '[{ "url": "http://localhost:4000/hooks/{{params.id}}", "body": { "id": "{{params.id}}" }, "delay": 500 }]';
   const setState = byId<HTMLInputElement>('set-state');
   const saveButton = byId<HTMLButtonElement>('save');
   const jsonState = byId('json-state');
