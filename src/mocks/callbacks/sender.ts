@@ -11,6 +11,19 @@ export const DEFAULT_CALLBACK_TIMEOUT_MS = 10_000;
 export const MAX_CALLBACK_BODY = 1024 * 1024;
 /** Longest rendered URL. */
 const MAX_CALLBACK_URL = 8 * 1024;
+/**
+ * The header each callback carries: how many callbacks deep it is (1 for one an answer to a client
+ * sent). A callback to a mock endpoint on this machine, this server included, answers with callbacks of
+ * its own; past MAX_CALLBACK_DEPTH none are sent, so an endpoint that calls itself cannot loop for ever.
+ */
+export const CALLBACK_DEPTH_HEADER = 'X-Snippetkit-Callback';
+export const MAX_CALLBACK_DEPTH = 3;
+
+/** How deep the request answered is: its CALLBACK_DEPTH_HEADER (node's lower-cased key), 0 without one. */
+export function callbackDepth(value: string | string[] | undefined): number {
+  if (typeof value !== 'string' || !/^[1-9][0-9]{0,2}$/.test(value)) return 0;
+  return Number(value);
+}
 
 export type CallbackSenderOptions = {
   hosts: CallbackHosts;
@@ -27,7 +40,7 @@ export type CallbackSender = {
    * Sends each `planned` callback after its delay, counted from now (the answer was just sent),
    * writing how it went into `results` (same order), then calling `changed`. Never throws.
    */
-  start(planned: readonly Planned[], results: CallbackResult[], changed: () => void): void;
+  start(planned: readonly Planned[], results: CallbackResult[], changed: () => void, depth?: number): void;
   /** Callbacks waiting or on their way. */
   readonly pending: number;
   /** Drops what waits and cuts what travels (shutdown); each says so in its result. */
@@ -53,7 +66,7 @@ export function createCallbackSender(options: CallbackSenderOptions): CallbackSe
   const live = new Set<{ stop(reason: string): void }>();
   let closed = false;
 
-  const sendOne = (callback: RenderedCallback, result: CallbackResult, changed: () => void) => {
+  const sendOne = (callback: RenderedCallback, result: CallbackResult, changed: () => void, depth: number) => {
     const settle = (outcome: Partial<CallbackResult>) => {
       if (result.status !== undefined || result.error !== undefined) return;
       Object.assign(result, outcome);
@@ -88,7 +101,11 @@ export function createCallbackSender(options: CallbackSenderOptions): CallbackSe
     live.add(handle);
     const go = () => {
       const https = judged.protocol === 'https:';
-      const headers: Record<string, string> = { ...callback.headers, 'User-Agent': 'snippetkit-callback' };
+      const headers: Record<string, string> = {
+        ...callback.headers,
+        'User-Agent': 'snippetkit-callback',
+        [CALLBACK_DEPTH_HEADER]: String(depth + 1),
+      };
       if (callback.body !== undefined) headers['Content-Length'] = String(bodyBytes);
       sentAt = performance.now();
       timer = setTimeout(() => handle.stop(`timed out after ${timeoutMs} ms`), timeoutMs);
@@ -111,9 +128,14 @@ export function createCallbackSender(options: CallbackSenderOptions): CallbackSe
   };
 
   return {
-    start(planned, results, changed) {
+    start(planned, results, changed, depth = 0) {
       planned.forEach((one, i) => {
-        if (!('error' in one)) sendOne(one, results[i]!, changed);
+        if ('error' in one) return;
+        if (depth >= MAX_CALLBACK_DEPTH) {
+          results[i]!.error = `not sent: the request answered was a callback ${depth} deep, and callbacks of callbacks stop there`;
+          return changed();
+        }
+        sendOne(one, results[i]!, changed, depth);
       });
     },
     get pending() {

@@ -15,7 +15,18 @@ const FIELDS = ['method', 'url', 'headers', 'body', 'delay'] as const;
  * Headers the sender sets from what it sends (length, framing, the host of the URL): a given one
  * would contradict the request, or point it at a host the URL does not name.
  */
-const SENDER_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer']);
+const SENDER_HEADERS = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  // How deep in callbacks of callbacks it is (../callbacks/sender.ts): a given one could hide a loop.
+  'x-snippetkit-callback',
+]);
 
 /** `callbacks` of an endpoint or a response (docs/mock-api.md, "Callbacks"); throws a 400 naming the field. */
 export function checkCallbacks(value: unknown, field: string, maxDelay: number): Callback[] {

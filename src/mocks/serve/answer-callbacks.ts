@@ -1,6 +1,6 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CallbackResult } from '../record/record.js';
-import type { CallbackSender, Planned } from '../callbacks/sender.js';
+import { callbackDepth, type CallbackSender, type Planned } from '../callbacks/sender.js';
 import { later } from './delay.js';
 
 /**
@@ -9,6 +9,7 @@ import { later } from './delay.js';
  * sent; their results say so rather than wait for ever.
  */
 export function answerThenCall(
+  req: IncomingMessage,
   res: ServerResponse,
   delay: number,
   send: () => void,
@@ -18,7 +19,7 @@ export function answerThenCall(
   later(res, delay, () => {
     answered = true;
     send();
-    call.sender.start(call.planned, call.results, call.changed);
+    call.sender.start(call.planned, call.results, call.changed, callbackDepth(req.headers['x-snippetkit-callback']));
   });
   if (answered) return;
   res.once('close', () => {

@@ -179,7 +179,7 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
     const results = plannedResults(planned);
     const entry = log(req, endpoint, time, body, bodyTruncated, variant.index, answer.status, undefined, results);
     const changed = () => feed.publishCallbacks(endpoint.record.name, entry);
-    answerThenCall(res, draw(variant.delay), () => send(req, res, answer), { sender: callbacks, planned, results, changed });
+    answerThenCall(req, res, draw(variant.delay), () => send(req, res, answer), { sender: callbacks, planned, results, changed });
   };
 
   const serve: ServeEndpoint = (req, res, path) => {

@@ -253,4 +253,21 @@ describe('callbacks that cannot go', () => {
     await mocks.close();
     expect(memory.callbacks.used).to.equal(0);
   });
+
+  it('stops an endpoint that calls itself after three callbacks deep, and a given depth header is refused', async () => {
+    mocks = await startMockServer();
+    await mocks.putJson('/api/endpoint/loop', { data: 'again', callbacks: [{ url: `${mocks.url}/endpoint/loop` }] });
+    expect((await mocks.fetch('/endpoint/loop')).status).to.equal(200);
+    await until(() => mocks.store.get('loop')!.stats.hits === 4);
+    await until(async () => settled(await callbacksOf(mocks, 'loop')));
+    const { requests } = (await (await mocks.fetch('/api/endpoint/loop/requests')).json()) as {
+      requests: { headers: Record<string, string>; callbacks: CallbackResult[] }[];
+    };
+    expect(requests.map((one) => one.headers['x-snippetkit-callback'] ?? null)).to.deep.equal(['3', '2', '1', null]);
+    expect(requests[0]!.callbacks[0]!.error).to.equal('not sent: the request answered was a callback 3 deep, and callbacks of callbacks stop there');
+    for (const one of requests.slice(1)) expect(one.callbacks[0]!.status).to.equal(200);
+    expect(mocks.store.get('loop')!.stats.hits).to.equal(4);
+    const spoof = await mocks.putJson('/api/endpoint/x', { data: 1, callbacks: [{ url: 'http://localhost/', headers: { 'X-Snippetkit-Callback': '0' } }] });
+    expect(spoof.status).to.equal(400);
+  });
 });
