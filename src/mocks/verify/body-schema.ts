@@ -5,6 +5,7 @@ import { CpuBudgetExceeded, type CpuBudget } from '../../gates/cpu-budget.js';
 import { HttpError } from '../../http/errors.js';
 import { VERIFY_WORK } from './pattern.js';
 import { re2Patterns } from './re2-pattern.js';
+import { BUDGET_KEYWORD, withBudgetChecks } from './schema-budget.js';
 
 /**
  * Where a body fails its schema: the first error's JSON Pointer into the body (`''`: the whole body),
@@ -55,7 +56,12 @@ export function compileBodySchema(schema: Record<string, unknown>, budget: CpuBu
     }
     const ajv = draft07 ? new Ajv(options) : new Ajv2020(options);
     addFormats.default(ajv);
-    validate = ajv.compile(schema);
+    // Checked in every subschema: one body's validation can be exponential in the schema (schema-budget.ts).
+    const check = () => (budget.check(VERIFY_WORK), true);
+    // First of the keywords any type runs (each draft's first), so it runs before a `$ref` or an `anyOf` that fails.
+    const before = draft07 ? '$comment' : '$dynamicAnchor';
+    ajv.addKeyword({ keyword: BUDGET_KEYWORD, schemaType: 'boolean', errors: false, validate: check, before });
+    validate = ajv.compile(withBudgetChecks(schema, draft07) as Record<string, unknown>);
   } catch (err) {
     if (err instanceof HttpError || err instanceof CpuBudgetExceeded || !(err instanceof Error)) throw err;
     const remote = err instanceof Ajv.MissingRefError ? ' (a $ref is resolved inside the schema only, never fetched)' : '';
@@ -69,15 +75,31 @@ export function compileBodySchema(schema: Record<string, unknown>, budget: CpuBu
     } catch {
       return { at: '', expected: 'JSON valid against bodySchema', value: body === '' ? null : body };
     }
-    if (validate(data)) return undefined;
+    try {
+      if (validate(data)) return undefined;
+    } catch (err) {
+      // A body nested thousands deep, under a recursive schema, overflows the stack: a difference, not a 500.
+      if (err instanceof RangeError) return { at: '', expected: 'a body nested shallowly enough to validate', value: body };
+      throw err;
+    }
     const error = validate.errors![0]!;
-    return { at: error.instancePath, expected: messageOf(error), value: JSON.stringify(valueAt(data, error.instancePath)) ?? null };
+    return { at: error.instancePath, expected: messageOf(error), value: shownValue(valueAt(data, error.instancePath)) };
   };
 }
 
 function messageOf(error: ErrorObject): string {
   const extra = error.params.additionalProperty ?? error.params.unevaluatedProperty;
   return extra === undefined ? (error.message ?? error.keyword) : `${error.message}: ${String(extra)}`;
+}
+
+/** A value as JSON; one nested too deep for JSON.stringify's stack is said so instead. */
+function shownValue(value: unknown): string | null {
+  try {
+    return JSON.stringify(value) ?? null;
+  } catch (err) {
+    if (err instanceof RangeError) return '(nested too deep to show)';
+    throw err;
+  }
 }
 
 /** The value a JSON Pointer names in `data`. */

@@ -62,10 +62,54 @@ describe('request verification: bodySchema', () => {
   });
 
   it('does not test patternProperties against the schema\'s own property names with a backtracking RegExp', async () => {
-    const schema = { type: 'object', properties: { [`${'a'.repeat(40)}!`]: {} }, patternProperties: { '^(a+)+$': {} } };
+    const schema = { type: 'object', properties: { [`${'a'.repeat(30)}!`]: {} }, patternProperties: { '^(a+)+$': { type: 'string' } } };
     const started = performance.now();
     expect((await verify({ name: 'order', bodySchema: schema })).status).to.equal(200);
     expect(performance.now() - started).to.be.below(2000);
+  });
+
+  it('stops a schema whose validation is exponential at the CPU budget: a 503, the server free meanwhile', async () => {
+    // 1.4 KiB: each $def an anyOf of two $refs to the next, 2^22 paths for a body that fails at the end.
+    const $defs: Record<string, unknown> = { d22: { type: 'string' } };
+    for (let i = 0; i < 22; i++) $defs[`d${i}`] = { anyOf: [{ $ref: `#/$defs/d${i + 1}` }, { $ref: `#/$defs/d${i + 1}` }] };
+    const started = performance.now();
+    const { status, body } = await verify({ name: 'order', bodySchema: { $defs, $ref: '#/$defs/d0' } });
+    expect(performance.now() - started).to.be.below(3000);
+    expect(status).to.equal(503);
+    expect(body).to.deep.equal({ success: false, message: 'the verification went over the CPU budget of one request (250 ms, --max-request-cpu)' });
+  });
+
+  it('answers a body nested too deep for a recursive schema as a difference, not a 500', async () => {
+    await addEndpoint(server, { name: 'deep', methods: ['POST'], data: {} });
+    await server.fetch('/endpoint/deep', { method: 'POST', body: `${'['.repeat(30_000)}${']'.repeat(30_000)}` });
+    const tree = { $defs: { node: { type: 'array', items: { $ref: '#/$defs/node' } } }, $ref: '#/$defs/node' };
+    const { status, body } = await verify({ name: 'deep', bodySchema: tree });
+    expect(status).to.equal(417);
+    expect(body.nearMisses[0].differences[0]).to.include({ field: 'body', expected: 'a body nested shallowly enough to validate' });
+    // Failing 15 arrays in, the value left there is too deep for JSON.stringify to show.
+    let arrays: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 15; i++) arrays = { items: arrays };
+    const shallow = await verify({ name: 'deep', bodySchema: arrays });
+    expect(shallow.body.nearMisses[0].differences).to.deep.equal([
+      { field: `body ${'/0'.repeat(15)}`, expected: 'must be string', actual: '(nested too deep to show)' },
+    ]);
+    expect(server.errors).to.deep.equal([]);
+  });
+
+  it('keeps draft-07 $ref and definitions working with the budget checks put in', async () => {
+    const schema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      definitions: { line: { type: 'object', properties: { qty: { type: 'integer', minimum: 1 } } } },
+      type: 'object',
+      properties: { items: { type: 'array', items: { $ref: '#/definitions/line' } } },
+      required: ['items'],
+    };
+    const { status, body } = await verify({ name: 'order', bodySchema: schema, count: 2 });
+    expect(status).to.equal(417);
+    expect(body.matched).to.equal(1);
+    const misses = body.nearMisses.map((m: { differences: unknown[] }) => m.differences);
+    expect(misses).to.deep.include([{ field: 'body /items/0/qty', expected: 'must be >= 1', actual: '0' }]);
+    expect(body.expected.bodySchema, 'the echo is the schema as sent').to.deep.equal(schema);
   });
 
   it('refuses a bad schema with a 400 carrying ajv\'s message', async () => {
@@ -114,7 +158,7 @@ describe('request verification: bodySchema', () => {
     expect(status).to.equal(400);
     expect(body).to.include({ message: 'bodySchema is nested deeper than 16 levels', field: 'bodySchema' });
     // 15 levels of `items` and the leaf: 16, the most there may be.
-    expect((await verify({ bodySchema: (deep as { items: object }).items })).status).to.equal(200);
+    expect((await verify({ name: 'order', bodySchema: (deep as { items: object }).items })).status).to.equal(200);
   });
 
   it('is not taken in GET /api/requests: a schema is too long for a query string', async () => {
