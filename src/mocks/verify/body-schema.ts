@@ -6,6 +6,7 @@ import { HttpError } from '../../http/errors.js';
 import { VERIFY_WORK } from './pattern.js';
 import { re2Patterns } from './re2-pattern.js';
 import { BUDGET_KEYWORD, withBudgetChecks } from './schema-budget.js';
+import { uniqueItems } from './unique-items.js';
 
 /**
  * Where a body fails its schema: the first error's JSON Pointer into the body (`''`: the whole body),
@@ -61,6 +62,8 @@ export function compileBodySchema(schema: Record<string, unknown>, budget: CpuBu
     // First of the keywords any type runs (each draft's first), so it runs before a `$ref` or an `anyOf` that fails.
     const before = draft07 ? '$comment' : '$dynamicAnchor';
     ajv.addKeyword({ keyword: BUDGET_KEYWORD, schemaType: 'boolean', errors: false, validate: check, before });
+    ajv.removeKeyword('uniqueItems');
+    ajv.addKeyword(uniqueItems(() => budget.check(VERIFY_WORK)));
     validate = ajv.compile(withBudgetChecks(schema, draft07) as Record<string, unknown>);
   } catch (err) {
     if (err instanceof HttpError || err instanceof CpuBudgetExceeded || !(err instanceof Error)) throw err;

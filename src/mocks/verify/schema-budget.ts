@@ -25,14 +25,15 @@ const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'defini
  */
 export function withBudgetChecks(schema: unknown, draft07: boolean): unknown {
   if (!isJsonObject(schema)) return schema;
-  const copy: Record<string, unknown> = {};
   const each = (value: unknown) => withBudgetChecks(value, draft07);
-  for (const [key, value] of Object.entries(schema)) {
-    if (SCHEMA.has(key)) copy[key] = Array.isArray(value) ? value.map(each) : each(value);
-    else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) copy[key] = value.map(each);
-    else if (SCHEMA_MAPS.has(key) && isJsonObject(value)) copy[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, each(sub)]));
-    else copy[key] = value;
-  }
-  if (!(draft07 && '$ref' in schema)) copy[BUDGET_KEYWORD] = true;
-  return copy;
+  const copied = (key: string, value: unknown): unknown => {
+    if (SCHEMA.has(key)) return Array.isArray(value) ? value.map(each) : each(value);
+    if (SCHEMA_LISTS.has(key) && Array.isArray(value)) return value.map(each);
+    if (SCHEMA_MAPS.has(key) && isJsonObject(value)) return Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, each(sub)]));
+    return value;
+  };
+  // Built with fromEntries, never `copy[key] =`: a key `__proto__` (JSON.parse makes it an own key) stays a key.
+  const entries = Object.entries(schema).map(([key, value]) => [key, copied(key, value)]);
+  if (!(draft07 && '$ref' in schema)) entries.push([BUDGET_KEYWORD, true]);
+  return Object.fromEntries(entries);
 }
