@@ -61,9 +61,9 @@ Examples:
 
 Exit 0 when as many matching requests came as asked (at least one when no count is given); exit 1
 otherwise, printing what was expected and the closest requests with what differed, field by field.
---body-contains matches text in the body, or, for JSON, an object the body contains; --body-schema reads
-a JSON Schema (draft 2020-12, or draft-07 by its $schema) the body, as JSON, must validate against. The logs hold each
-endpoint's newest --log-size requests: counts are of what they hold.`;
+--body-contains matches text in the body, or, for JSON, an object the body contains. --body-schema reads
+a JSON Schema (draft 2020-12, or draft-07 by its $schema) the body, parsed as JSON, must validate
+against. The logs hold each endpoint's newest --log-size requests: counts are of what they hold.`;
 
 /** Declares `snippetkit mock ...`; their code loads only when they run. */
 export function registerMockCommands(program: Command): void {
