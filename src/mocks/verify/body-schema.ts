@@ -35,7 +35,6 @@ export function compileBodySchema(schema: Record<string, unknown>, budget: CpuBu
     // The first error only: validation stops there, and a near miss names one difference per body.
     allErrors: false,
     validateSchema: false,
-    addUsedSchema: false,
     // A misspelt keyword or an unknown format is a 400, not a schema that quietly accepts anything.
     strictSchema: true,
     strictNumbers: true,

@@ -43,6 +43,14 @@ describe('request verification: bodySchema', () => {
     expect(misses).to.deep.include([{ field: 'body', expected: "must have required property 'items'", actual: `{"code":"${'a'.repeat(191)}…` }]);
   });
 
+  it('resolves a recursive $ref to the schema\'s root', async () => {
+    // Every value anywhere in the body is a whole number of at least 1, an array or an object of such.
+    const numbers = { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'array', items: { $ref: '#' } }, { type: 'object', additionalProperties: { $ref: '#' } }] };
+    const { status, body } = await verify({ name: 'order', bodySchema: numbers, count: 1 });
+    expect(status).to.equal(200);
+    expect(body.requests[0].body).to.equal('{"items":[{"qty":2},{"qty":3}]}');
+  });
+
   it('takes a draft-07 schema when its $schema says so, and formats', async () => {
     const draft07 = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', required: ['items'] };
     expect((await verify({ name: 'order', bodySchema: draft07 })).body.matched).to.equal(2);
