@@ -1,4 +1,5 @@
 import type { Router } from '@koa/router';
+import { CpuBudgetExceeded, startCpuBudget } from '../gates/cpu-budget.js';
 import { HttpError } from '../http/errors.js';
 import { isJsonObject, readJsonBody } from '../http/json-body.js';
 import { sendJson } from '../http/json-answer.js';
@@ -13,16 +14,23 @@ const MAX_LISTED = 1000;
 /**
  * POST /api/verify and GET /api/requests (docs/testing-with-mocks.md): a test asks what the mocks were
  * sent, in any language. A verification that fails is a 417 with the closest requests and, field by
- * field, what differed (as WireMock's near misses).
+ * field, what differed (as WireMock's near misses). Matching the journal, a `bodySchema` included,
+ * runs under the CPU gate's budget of `maxRequestCpu` ms: past it a 503, never a partial answer.
  */
-export function addVerifyRoutes(router: Router, store: MockStore, maxBody: number): void {
+export function addVerifyRoutes(router: Router, store: MockStore, maxBody: number, maxRequestCpu: number): void {
   router.post('/verify', async (ctx) => {
     const body = (await readJsonBody(ctx, { limit: maxBody })) ?? {};
     if (!isJsonObject(body)) throw new HttpError(400, 'the body must be a JSON object: a request pattern and a count');
     const { pattern, expected } = parseVerification(body);
     known(store, pattern);
-    const { entries, incomplete } = journal(store, pattern);
-    const { matched, nearMisses } = matchAll(entries, pattern);
+    // ajv loads with the first schema, not with the server.
+    const schemas = pattern.bodySchema && (await import('./verify/body-schema.js'));
+    const { matched, nearMisses, incomplete } = budgeted(() => {
+      const budget = startCpuBudget(maxRequestCpu);
+      const schema = schemas && schemas.compileBodySchema(pattern.bodySchema!, budget);
+      const { entries, incomplete } = journal(store, pattern);
+      return { ...matchAll(entries, pattern, budget, schema), incomplete };
+    });
     const requests = matched.slice(0, LISTED);
     const note = incomplete ? { incomplete: true } : {};
     if (meets(expected, matched.length)) {
@@ -37,10 +45,23 @@ export function addVerifyRoutes(router: Router, store: MockStore, maxBody: numbe
     const pattern = patternFromQuery(ctx.query);
     const limit = listLimit(ctx.query.limit);
     known(store, pattern);
-    const { entries, incomplete } = journal(store, pattern);
-    const { matched } = matchAll(entries, pattern);
+    const { matched, incomplete } = budgeted(() => {
+      const budget = startCpuBudget(maxRequestCpu);
+      const { entries, incomplete } = journal(store, pattern);
+      return { ...matchAll(entries, pattern, budget), incomplete };
+    });
     sendJson(ctx, { success: true, count: matched.length, requests: matched.slice(0, limit), ...(incomplete && { incomplete: true }) });
   });
+}
+
+/** The CPU gate's refusal as the API's own 503 (the error middleware answers a bare 503 as a 500). */
+function budgeted<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (err) {
+    if (err instanceof CpuBudgetExceeded) throw new HttpError(err.status, err.message);
+    throw err;
+  }
 }
 
 /** A pattern naming an endpoint that does not exist is a 404, not a quiet zero. */

@@ -21,6 +21,8 @@ export type ApiOptions = {
   store: MockStore;
   maxDelay: number;
   maxBody: number;
+  /** The CPU gate's budget of one request, in ms (--max-request-cpu): a verification runs under it. */
+  maxRequestCpu: number;
   trustProxy: boolean;
   feed: RequestFeed;
   eventKeepAliveMs: number;
@@ -69,7 +71,7 @@ export function apiRouter(options: ApiOptions): Router {
 
   addUnmatchedRoutes(router, store);
 
-  addVerifyRoutes(router, store, options.maxBody);
+  addVerifyRoutes(router, store, options.maxBody, options.maxRequestCpu);
   addScenarioRoutes(router, store, body);
 
   // One call back to a clean state, for a test suite's beforeEach (docs/testing-with-mocks.md).

@@ -77,10 +77,14 @@ export type MockSummary = {
 export type { JournalEntry, LoggedRequest };
 
 /** Which requests `requests()` and `verify()` mean; every part given must hold (docs/testing-with-mocks.md). */
-export type RequestFilter = Omit<RequestPattern, 'name'>;
+export type RequestFilter = Omit<RequestPattern, 'name' | 'bodySchema'>;
 
-/** How many requests `verify()` expects: exactly `count`, or `atLeast` and/or `atMost`; at least one by default. */
-export type Verification = RequestFilter & Expected;
+/**
+ * What `verify()` expects: the filter, a `bodySchema` (a JSON Schema object, draft 2020-12 or draft-07
+ * by its `$schema`, the body parsed as JSON must validate against; `requests()` has none, its filter
+ * goes in a query string), and how many: exactly `count`, or `atLeast` and/or `atMost`; at least one by default.
+ */
+export type Verification = RequestFilter & { bodySchema?: Record<string, unknown> } & Expected;
 
 export type MockServer = {
   /** The server's origin, e.g. http://127.0.0.1:41234 */

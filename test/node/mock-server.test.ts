@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { MockApiError, startMockServer, type MockServer } from 'snippetkit';
+import { MockApiError, startMockServer, type MockServer, type RequestFilter, type Verification } from 'snippetkit';
 import { tempDir } from '../helpers/temp.js';
 
 // The package's main export as a test suite uses it: imported by the package's own name, so `exports`
@@ -93,6 +93,25 @@ describe('startMockServer (the Node API)', () => {
     expect(all.filter((line) => line.startsWith('user'))).to.deep.equal(['user /endpoint/users/7?fields=name', 'user /endpoint/users/8?fields=id']);
     expect(all).to.include('null /endpoint/nobody').and.have.length(3);
     await mocks.verify(undefined, { path: 'nobody', count: 1 });
+  });
+
+  it('verifies bodies against a bodySchema, typed as a plain object, and says which part failed', async () => {
+    await mocks.add({ name: 'order', methods: ['POST'], data: {} });
+    await fetch(mocks.endpointUrl('order'), { method: 'POST', body: '{"items":[{"qty":0}]}' });
+    const bodySchema: Verification['bodySchema'] = { type: 'object', properties: { items: { type: 'array', minItems: 1 } } };
+    expect(await mocks.verify('order', { count: 1, bodySchema })).to.have.length(1);
+    const qty = { type: 'object', properties: { items: { items: { properties: { qty: { minimum: 1 } } } } } };
+    const failed = (await mocks.verify('order', { bodySchema: qty }).catch((err: unknown) => err)) as MockApiError;
+    expect(failed).to.be.instanceOf(MockApiError).and.include({ status: 417 });
+    expect(failed.message.split('\n').slice(1)).to.deep.equal([
+      'closest requests:',
+      '  POST /endpoint/order  (order)',
+      '    body /items/0/qty: expected "must be >= 1", got "0"',
+    ]);
+    // requests() sends its filter as a query string, too short for a schema: the type leaves it out.
+    // @ts-expect-error bodySchema is verify()'s only
+    const filter: RequestFilter = { bodySchema };
+    expect(filter).to.have.property('bodySchema');
   });
 
   it('reads and sets scenario states, and reset puts them back at start', async () => {

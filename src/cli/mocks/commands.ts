@@ -56,12 +56,14 @@ Examples:
   $ snippetkit mock verify hook --count 1 --method POST --body-contains '{"ok":true}'
   $ snippetkit mock verify user --at-least 2 --query fields=name --header 'X-Trace: a1'
   $ snippetkit mock verify --path users/7          # any endpoint, or none: the unmatched requests too
+  $ snippetkit mock verify order --body-schema order.schema.json
   $ snippetkit mock reset && npm test               # a clean mock server before a suite
 
 Exit 0 when as many matching requests came as asked (at least one when no count is given); exit 1
 otherwise, printing what was expected and the closest requests with what differed, field by field.
---body-contains matches text in the body, or, for JSON, an object the body contains. The logs hold each
-endpoint's newest --log-size requests: counts are of what they hold.`;
+--body-contains matches text in the body, or, for JSON, an object the body contains. --body-schema reads
+a JSON Schema (draft 2020-12, or draft-07 by its $schema) the body, parsed as JSON, must validate
+against. The logs hold each endpoint's newest --log-size requests: counts are of what they hold.`;
 
 /** Declares `snippetkit mock ...`; their code loads only when they run. */
 export function registerMockCommands(program: Command): void {
@@ -147,6 +149,7 @@ export function registerMockCommands(program: Command): void {
     .option('--query <key=value>', 'a query parameter the request had (repeatable)', collect, [])
     .option('-H, --header <header>', "a request header 'Name: value' (repeatable)", collect, [])
     .option('--body-contains <text>', 'text the body holds, or JSON the body contains')
+    .option('--body-schema <file>', "a JSON Schema file the body must validate against ('-': standard input)")
     .addHelpText('after', VERIFY_EXAMPLES)
     .action((name: string | undefined, flags: MockVerifyFlags, command: Command) =>
       import('./verify.js').then((m) => m.mockVerify(name, flags, command)),

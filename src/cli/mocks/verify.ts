@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { callApi, errorMessage } from '../common/client.js';
 import { CliError, EXIT } from '../common/errors.js';
+import { parseJsonFile, readText } from '../common/read-input.js';
 import { verificationReport, type FailedVerification } from '../../mocks/verify/report.js';
 import { check, mockContext } from './client.js';
 import { parseHeader } from './request.js';
@@ -14,6 +15,7 @@ export type MockVerifyFlags = {
   query: string[];
   header: string[];
   bodyContains?: string;
+  bodySchema?: string;
 };
 
 /**
@@ -25,6 +27,8 @@ export async function mockVerify(name: string | undefined, flags: MockVerifyFlag
   const query = Object.fromEntries(flags.query.map(parseQueryPair));
   const headers = Object.fromEntries(flags.header.map(parseHeader));
   const { count, atLeast, atMost, method, path, bodyContains } = flags;
+  // The user's own file, named on their command line, as `mock add FILE` reads one: the server bounds the schema.
+  const bodySchema = flags.bodySchema === undefined ? undefined : parseJsonFile(await readText(flags.bodySchema), flags.bodySchema);
   const json = {
     name,
     method,
@@ -32,6 +36,7 @@ export async function mockVerify(name: string | undefined, flags: MockVerifyFlag
     ...(flags.query.length > 0 && { query }),
     ...(flags.header.length > 0 && { headers }),
     bodyContains,
+    bodySchema,
     count,
     atLeast,
     atMost,

@@ -1,6 +1,7 @@
 import { isJsonObject } from '../../http/json-body.js';
 import type { LoggedRequest } from '../log/request-log.js';
 import { contains } from '../serve/when-match.js';
+import type { SchemaTest } from './body-schema.js';
 import { pathAfterPrefix, type RequestPattern } from './pattern.js';
 
 /** A logged request with the endpoint that answered it, or null for one no endpoint answered. */
@@ -14,14 +15,15 @@ const SHOWN = 200;
 
 /**
  * The test of `pattern`: every part of it a request does not meet, in the pattern's order; none, it
- * matches. Made once per pattern, so what the pattern needs worked out (its body as JSON) is worked out once.
+ * matches. Made once per pattern, so what the pattern needs worked out (its body as JSON) is worked
+ * out once; `schema` is its `bodySchema`, compiled (body-schema.ts).
  */
-export function differencesFrom(pattern: RequestPattern): (entry: JournalEntry) => Difference[] {
+export function differencesFrom(pattern: RequestPattern, schema?: SchemaTest): (entry: JournalEntry) => Difference[] {
   const wanted = pattern.bodyContains === undefined ? undefined : parsed(pattern.bodyContains);
-  return (entry) => differences(entry, pattern, wanted);
+  return (entry) => differences(entry, pattern, wanted, schema);
 }
 
-function differences(entry: JournalEntry, pattern: RequestPattern, wanted: unknown): Difference[] {
+function differences(entry: JournalEntry, pattern: RequestPattern, wanted: unknown, schema: SchemaTest | undefined): Difference[] {
   const found: Difference[] = [];
   const differ = (field: string, expected: string, actual: string | null) => found.push({ field, expected, actual: shown(actual) });
   if (pattern.name !== undefined && entry.endpoint !== pattern.name) differ('name', pattern.name, entry.endpoint);
@@ -47,6 +49,12 @@ function differences(entry: JournalEntry, pattern: RequestPattern, wanted: unkno
   }
   if (pattern.bodyContains !== undefined && !bodyContains(entry.body, pattern.bodyContains, wanted)) {
     differ('body', `contains ${pattern.bodyContains}`, entry.body === '' ? null : entry.body);
+  }
+  const miss = schema?.(entry.body);
+  if (miss !== undefined) {
+    // `body /items/0/qty: must be >= 1`; a body that is not JSON is one difference, the whole body.
+    const field = miss.at === '' ? 'body' : `body ${miss.at}`;
+    differ(field, miss.expected, miss.value);
   }
   return found;
 }

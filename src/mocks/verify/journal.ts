@@ -1,6 +1,8 @@
+import type { CpuBudget } from '../../gates/cpu-budget.js';
 import type { MockStore } from '../store/store.js';
+import type { SchemaTest } from './body-schema.js';
 import { differencesFrom, type Difference, type JournalEntry } from './differences.js';
-import type { RequestPattern } from './pattern.js';
+import { VERIFY_WORK, type RequestPattern } from './pattern.js';
 
 /** How many near misses a failed verification lists. */
 const NEAR_MISSES = 3;
@@ -27,12 +29,17 @@ export function journal(store: MockStore, pattern: RequestPattern): { entries: J
   return { entries, incomplete };
 }
 
-/** The requests in `entries` that match `pattern`, and the closest of the rest with what differed. */
-export function matchAll(entries: JournalEntry[], pattern: RequestPattern) {
+/**
+ * The requests in `entries` that match `pattern` (its `bodySchema` compiled as `schema`), and the
+ * closest of the rest with what differed. The CPU gate's `budget` is checked before each request:
+ * past it, CpuBudgetExceeded, never a partial count.
+ */
+export function matchAll(entries: JournalEntry[], pattern: RequestPattern, budget: CpuBudget, schema?: SchemaTest) {
   const matched: JournalEntry[] = [];
   const misses: { request: JournalEntry; differences: Difference[] }[] = [];
-  const differences = differencesFrom(pattern);
+  const differences = differencesFrom(pattern, schema);
   for (const request of entries) {
+    budget.check(VERIFY_WORK);
     const found = differences(request);
     if (found.length === 0) matched.push(request);
     else misses.push({ request, differences: found });

@@ -1,11 +1,13 @@
 import { HttpError } from '../../http/errors.js';
 import { isJsonObject } from '../../http/json-body.js';
+import { parseBodySchema } from './schema-bounds.js';
 
 /**
  * Which logged requests a verification or a journal query means (docs/testing-with-mocks.md): every part
  * given must hold. `path` is the path after /endpoint/ (a leading `/endpoint/` or `/` is taken off), without
  * the query; `query` and `headers` values are exact (header names in any case); `bodyContains` is text the
- * body holds, or, when both are JSON objects, an object the body contains (the same test as `when.body`).
+ * body holds, or, when both are JSON objects, an object the body contains (the same test as `when.body`);
+ * `bodySchema` is a JSON Schema the body, parsed as JSON, validates against (body-schema.ts).
  */
 export type RequestPattern = {
   name?: string;
@@ -14,14 +16,18 @@ export type RequestPattern = {
   query?: Record<string, string>;
   headers?: Record<string, string>;
   bodyContains?: string;
+  bodySchema?: Record<string, unknown>;
 };
+
+/** What the CPU gate's refusal of a verification names. */
+export const VERIFY_WORK = 'the verification';
 
 /** How many matching requests a verification expects: exactly, at least, at most (one of each at most). */
 export type Expected = { count?: number; atLeast?: number; atMost?: number };
 
 const MAX_KEYS = 50;
 const MAX_TEXT = 64 * 1024;
-const PATTERN_KEYS = ['name', 'method', 'path', 'query', 'headers', 'bodyContains'];
+const PATTERN_KEYS = ['name', 'method', 'path', 'query', 'headers', 'bodyContains', 'bodySchema'];
 const EXPECT_KEYS = ['count', 'atLeast', 'atMost'];
 
 /** The pattern and expectation of a POST /api/verify body; a 400 naming the field for anything else. */
@@ -69,6 +75,7 @@ export function parsePattern(body: Record<string, unknown>): RequestPattern {
     }
     pattern[key] = key === 'headers' ? lowerCaseNames(value as Record<string, string>) : (value as Record<string, string>);
   }
+  if (body.bodySchema !== undefined) pattern.bodySchema = parseBodySchema(body.bodySchema);
   // In one order whatever the body's, so messages and answers read the same for the same pattern.
   const ordered: Record<string, unknown> = {};
   for (const key of PATTERN_KEYS) if (pattern[key as keyof RequestPattern] !== undefined) ordered[key] = pattern[key as keyof RequestPattern];
@@ -89,6 +96,8 @@ export function patternFromQuery(query: Record<string, string | string[] | undef
     if (group === 'query' || group === 'headers') {
       const parts = (body[group] ??= {}) as Record<string, string>;
       parts[key.slice(dot + 1)] = raw;
+    } else if (key === 'bodySchema') {
+      throw new HttpError(400, 'bodySchema is too long for a query string: POST it to /api/verify', key);
     } else if (PATTERN_KEYS.includes(key) && key !== 'query' && key !== 'headers') {
       body[key] = raw;
     } else if (key !== 'limit') {

@@ -1,5 +1,8 @@
 import { expect } from 'chai';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { runCli } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/temp.js';
 import { addEndpoint, startMockServer, type TestMockServer } from '../../mocks/server.js';
 
 // `mock verify` and `mock reset` against a real mock server: the exit codes a shell or CI script reads.
@@ -48,6 +51,48 @@ describe('snippetkit mock verify and mock reset', function () {
     expect([bad.code, bad.stderr]).to.deep.equal([2, 'snippetkit: --query takes KEY=VALUE, got "kind"\n']);
     const missing = await cli(['verify', 'nope']);
     expect(missing.code).to.equal(6);
+  });
+
+  it('reads --body-schema from a file: exit 0 when the body validates, 1 with the schema error when not', async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const file = join(dir, 'hook.schema.json');
+      writeFileSync(file, JSON.stringify({ type: 'object', properties: { n: { type: 'integer', minimum: 1 } } }));
+      const ok = await cli(['verify', 'hook', '--count', '1', '--body-schema', file]);
+      expect([ok.code, ok.stdout, ok.stderr]).to.deep.equal([0, 'verified: 1 matching request\n', '']);
+      writeFileSync(file, JSON.stringify({ type: 'object', properties: { n: { minimum: 2 } } }));
+      const miss = await cli(['verify', 'hook', '--body-schema', file]);
+      expect(miss.code).to.equal(1);
+      expect(miss.stderr).to.contain('\n    POST /endpoint/hooks/1?kind=paid  (hook)\n      body /n: expected "must be >= 2", got "1"\n');
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('exits 7 naming a --body-schema file that is missing or not JSON, before calling the server', async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const missing = await cli(['verify', '--body-schema', join(dir, 'none.json')]);
+      expect(missing.code).to.equal(7);
+      expect(missing.stderr).to.match(/^snippetkit: cannot read .*none\.json: /);
+      writeFileSync(join(dir, 'bad.json'), '{"type":');
+      const bad = await cli(['verify', '--body-schema', join(dir, 'bad.json')]);
+      expect(bad.code).to.equal(7);
+      expect(bad.stderr).to.match(/^snippetkit: .*bad\.json is not valid JSON: /);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('says what the server refuses of a schema, with exit 9', async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      writeFileSync(join(dir, 'typo.json'), '{"tpye":"object"}');
+      const result = await cli(['verify', '--body-schema', join(dir, 'typo.json')]);
+      expect([result.code, result.stderr]).to.deep.equal([9, 'snippetkit: the mock server refused it: bodySchema: strict mode: unknown keyword: "tpye"\n']);
+    } finally {
+      cleanup();
+    }
   });
 
   it('resets the server: mock reset, then nothing is left to verify', async () => {
