@@ -190,11 +190,18 @@ async function save(clone = false): Promise<void> {
     document.title = `${bin}/${rev} · snippetkit`;
     showShare(outputUrl(bin, rev), editUrl(bin, rev));
     menu.update(bin, rev, { rev, created: new Date().toISOString() });
-    say(clone ? `Cloned into ${bin}, revision ${rev}.` : `Saved revision ${rev}.`);
+    say((clone ? `Cloned into ${bin}, revision ${rev}` : `Saved revision ${rev}`) + withMocks(result.mocks));
   } finally {
     saving = false;
     saveButton.disabled = cloneButton.disabled = false;
   }
+}
+
+/** What a save with the "With mocks" box ticked says of them; just the full stop without the box. */
+function withMocks(count: number | undefined): string {
+  if (count === undefined) return '.';
+  if (count === 0) return ': the code calls no /endpoint/…, so no mocks went with it.';
+  return count === 1 ? ', with the 1 mock its code calls.' : `, with the ${count} mocks its code calls.`;
 }
 
 wireWithMocks(root);

@@ -5,7 +5,8 @@ import { mocksField, savingWithMocks } from './with-mocks.js';
 
 export { wireWithMocks } from './with-mocks.js';
 
-export type SaveResult = { ok: true; bin: string; rev: number } | Refusal;
+/** `mocks`: with the box ticked, how many endpoints went with the revision (0: the code calls none). */
+export type SaveResult = { ok: true; bin: string; rev: number; mocks?: number } | Refusal;
 
 /**
  * Sends `panels` to `url` as JS Bin clients send a save: a form body, the processors in `settings`, the
@@ -49,10 +50,12 @@ export async function postSave(
 ): Promise<SaveResult> {
   const url = new URL(bin === null ? 'api/save' : `api/${encodeURIComponent(bin)}/save`, root);
   const more: Record<string, string> = {};
+  let mocks: number | undefined;
   if (savingWithMocks()) {
     try {
-      const mocks = await mocksField(panels);
-      if (mocks !== '') more.mocks = mocks;
+      const records = await mocksField(panels);
+      mocks = records.length;
+      if (records.length > 0) more.mocks = JSON.stringify(records);
     } catch (err) {
       return { ok: false, status: 0, error: `its mocks could not be read (${(err as Error).message})` };
     }
@@ -60,6 +63,8 @@ export async function postSave(
   const sent = await sendPanels(url, 'POST', panels, processors, key, more);
   if (!sent.ok) return sent;
   const { url: saved, snapshot } = sent.body;
-  if (typeof saved === 'string' && typeof snapshot === 'number') return { ok: true, bin: saved, rev: snapshot };
+  if (typeof saved === 'string' && typeof snapshot === 'number') {
+    return { ok: true, bin: saved, rev: snapshot, ...(mocks !== undefined && { mocks }) };
+  }
   return { ok: false, status: 200, error: 'the server answered 200' };
 }

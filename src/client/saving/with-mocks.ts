@@ -63,17 +63,16 @@ export function savingWithMocks(): boolean {
 }
 
 /**
- * The save's `mocks` field: the records of the endpoints the html and javascript call (`/endpoint/…`),
- * as the mock API answers them; "" when they call none. Throws an Error saying what failed.
+ * What the save's `mocks` field holds: the records of the endpoints the html and javascript call
+ * (`/endpoint/…`), as the mock API answers them; none when they call none. Throws an Error saying what failed.
  */
-export async function mocksField(panels: Panels): Promise<string> {
+export async function mocksField(panels: Panels): Promise<Record<string, unknown>[]> {
   const server = mockServer!;
   const endpoints: Partial<RoutedEndpoint>[] = await listEndpoints(server);
   const routed = endpoints.filter((e): e is RoutedEndpoint => typeof e.name === 'string' && typeof e.path === 'string');
   const { names } = calledEndpoints([panels.html, panels.javascript], routed);
   const records = await Promise.all(names.map((name) => readJson(new URL(`endpoint/${encodeURIComponent(name)}`, server.api))));
-  if (records.length === 0) return '';
-  return JSON.stringify(records.map((record) => Object.fromEntries(Object.entries(record).filter(([key]) => !READ_ONLY.has(key)))));
+  return records.map((record) => Object.fromEntries(Object.entries(record).filter(([key]) => !READ_ONLY.has(key))));
 }
 
 async function readJson(url: URL): Promise<Record<string, unknown>> {
