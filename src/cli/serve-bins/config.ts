@@ -13,9 +13,8 @@ import {
   refuseUnknownVariables,
   validateSettings,
   type FlatSetting,
-  type Source,
-  type Sources,
 } from '../start/settings.js';
+import type { Source, Sources } from '../../server/settings-check.js';
 
 /** The flags as given to serve-bins: values stay text until loadServeBinsSettings checks them with the environment. */
 export type ServeBinsFlags = {
