@@ -4,7 +4,7 @@ import { fastPages } from '../../../src/bins/pages/fast-pages.js';
 import { createPageCache, outputKey, type PageCache } from '../../../src/bins/pages/page-cache.js';
 import { framing } from '../../../src/bins/config/security-headers.js';
 import { openBinStore, type BinStore } from '../../../src/bins/store/store.js';
-import { binConfigWith } from '../../../src/cli/serve-bins/config.js';
+import { binConfigWith } from '../../../src/bins/config/defaults.js';
 import { listen, type RunningServer } from '../../../src/server/listen.js';
 import { answer as answerWith, describeFastAndKoa, type Request } from '../../helpers/fast-and-koa.js';
 import { tempDir } from '../../helpers/temp.js';
