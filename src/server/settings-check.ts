@@ -71,6 +71,8 @@ function valueAt(value: unknown, path: PropertyKey[]): unknown {
 function show(value: unknown): string {
   const json = JSON.stringify(value);
   if (value === null) return 'null';
+  // Only the Node API's options can hold one (a logger given as console.log, say); JSON has none.
+  if (typeof value === 'function') return 'a function';
   if (Array.isArray(value)) return `${json}, a list`;
   return `${json}, ${typeof value === 'object' ? 'an object' : `a ${typeof value}`}`;
 }
