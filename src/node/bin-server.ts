@@ -142,7 +142,7 @@ export async function startBinServer(options: BinServerOptions = {}): Promise<Bi
     },
     async list() {
       const bins = await client.call<JsBinListed[][]>('GET', '/api');
-      return bins.map((revisions) => ({
+      return bins.filter((revisions) => revisions.length > 0).map((revisions) => ({
         bin: revisions[0]!.url,
         revisions: revisions.map(({ url, snapshot, last_updated: lastUpdated, title, description }) => ({
           revision: snapshot,
