@@ -161,6 +161,21 @@ describe('startBinServer with options', () => {
     }
   });
 
+  it('refuses a data file another server of this process holds, until it closes', async () => {
+    const temp = tempDir();
+    try {
+      const data = join(temp.dir, 'bins.sqlite');
+      const first = await startBinServer({ data });
+      const refused = await startBinServer({ data }).catch((err: unknown) => err);
+      await first.close();
+      expect(refused).to.be.instanceOf(Error).and.have.property('message').that.contains(`the data file ${data} is in use by another server in this process`);
+      const again = await startBinServer({ data });
+      await again.close();
+    } finally {
+      temp.cleanup();
+    }
+  });
+
   it('takes a config merged over the defaults: a private server refuses an unkeyed read', async () => {
     const bins = await startBinServer({ config: { api: { allowAnonymousRead: false }, 'max-request-size': '2kb' } });
     try {

@@ -118,7 +118,9 @@ describe('what the fast path for output pages leaves to the Koa app', () => {
     ['a trailing slash', { path: '/hot/' }],
   ];
   it('leaves a revision the store does not keep in memory to the Koa app', async () => {
-    const uncached = await openBinStore(join(temp.dir, 'bins.sqlite'), { heads: 0, revisionBytes: 0 });
+    // A file of its own: the server's store holds bins.sqlite, and one process opens a data file once.
+    const uncached = await openBinStore(join(temp.dir, 'uncached.sqlite'), { heads: 0, revisionBytes: 0 });
+    await fill(uncached);
     const handler = fastPages({ store: uncached, config: binConfigWith({}), framing: framing("'self'"), pages }, (_req, res) =>
       res.end(FALLBACK),
     );
