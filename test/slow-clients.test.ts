@@ -3,8 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { createBinApp } from '../src/bins/app.js';
 import { openBinStore, type BinStore } from '../src/bins/store/store.js';
-import { loadBinConfig, mergeDeep } from '../src/cli/serve-bins/config.js';
-import type { BinConfig } from '../src/bins/config/config.js';
+import { binConfigWith } from '../src/bins/config/defaults.js';
 import { createMockHandler } from '../src/mocks/app.js';
 import { openMockStore } from '../src/mocks/store/open-store.js';
 import type { MockStore } from '../src/mocks/store/store.js';
@@ -42,7 +41,7 @@ describe('slow and idle clients', function () {
   let mocks: RunningServer;
 
   before(async () => {
-    const config = mergeDeep(loadBinConfig(undefined, {}) as never, { api: { allowAnonymousReadWrite: true } }) as unknown as BinConfig;
+    const config = binConfigWith({ api: { allowAnonymousReadWrite: true } });
     binStore = await openBinStore(join(temp.dir, 'bins.sqlite'));
     await binStore.append('steady', () => ({ html: 'steady', javascript: '', css: '', settings: {} }));
     bins = await listen(createBinApp({ store: binStore, config }).callback(), 0, '127.0.0.1', { requestTimeoutMs: TIMEOUT_MS });

@@ -1,6 +1,9 @@
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { DataFileError, reason } from './data-file.js';
 
+/** The lock files this process holds. */
+const held = new Set<string>();
+
 /**
  * One server per data file: `<file>.lock` holds the owner's pid. A lock left by a process that
  * is gone (a crash, kill -9) is taken over, so a restart after a crash needs no manual step.
@@ -8,10 +11,19 @@ import { DataFileError, reason } from './data-file.js';
  */
 export function lockDataFile(file: string): () => void {
   const lockPath = `${file}.lock`;
+  // Our own pid in the file reads as stale below (left by an earlier process that had it), so the locks
+  // this process holds are known here: two servers started from code (the Node API) must not share a file.
+  if (held.has(lockPath)) {
+    throw new DataFileError(`the data file ${file} is in use by another server in this process; close that one first or use another file`);
+  }
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       writeFileSync(lockPath, `${process.pid}\n`, { flag: 'wx' });
-      return once(() => release(lockPath));
+      held.add(lockPath);
+      return once(() => {
+        held.delete(lockPath);
+        release(lockPath);
+      });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
         throw new DataFileError(`cannot create the lock file ${lockPath}: ${reason(err)}`);

@@ -3,7 +3,7 @@ import { createBinApp, createBinHandler } from '../../src/bins/app.js';
 import type { Compiler } from '../../src/bins/compile/compiler.js';
 import type { BinConfig } from '../../src/bins/config/config.js';
 import { openBinStore, type BinStore } from '../../src/bins/store/store.js';
-import { binConfigWith } from '../../src/cli/serve-bins/config.js';
+import { binConfigWith } from '../../src/bins/config/defaults.js';
 import { listen } from '../../src/server/listen.js';
 import { tempDir } from './temp.js';
 import type { TestResponse } from './http.js';

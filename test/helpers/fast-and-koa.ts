@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { createBinApp, createBinHandler } from '../../src/bins/app.js';
 import { openBinStore, type BinStore } from '../../src/bins/store/store.js';
-import { binConfigWith } from '../../src/cli/serve-bins/config.js';
+import { binConfigWith } from '../../src/bins/config/defaults.js';
 import { listen, type RunningServer } from '../../src/server/listen.js';
 import { tempDir } from './temp.js';
 

@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod/v3';
 import { binConfigSchema, type BinConfig } from '../../bins/config/config.js';
-import { packageFile } from '../../server/package-files.js';
+import { binConfigDefaults, ConfigFileError, isObject, mergeDeep, readConfigFile, type JsonObject } from '../../bins/config/defaults.js';
 import { hostNamesSchema, portSchema, settingsObject, textSchema } from '../../server/setting-schemas.js';
-import { describeJsonError } from '../../shared/json-check.js';
+import type { Sources } from '../../server/settings-check.js';
 import { storeUrlSchema } from '../../store/store-url.js';
 import { CliError, EXIT } from '../common/errors.js';
 import {
@@ -13,8 +12,6 @@ import {
   refuseUnknownVariables,
   validateSettings,
   type FlatSetting,
-  type Source,
-  type Sources,
 } from '../start/settings.js';
 
 /** The flags as given to serve-bins: values stay text until loadServeBinsSettings checks them with the environment. */
@@ -30,10 +27,6 @@ export type ServeBinsFlags = {
   generatedKey?: boolean;
 };
 
-const DEFAULTS_FILE = packageFile('config.default.json');
-
-type JsonObject = { [key: string]: unknown };
-
 /** The client commands' key: starts like the api section's variables but is none of them. */
 const CLIENT_VARIABLES = ['SNIPPETKIT_API_KEY'];
 
@@ -44,10 +37,10 @@ const CLIENT_VARIABLES = ['SNIPPETKIT_API_KEY'];
  * Checked against the schema as a whole: a wrong type or an unknown key is a usage error naming its source.
  */
 export function loadBinConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env): BinConfig {
-  const defaults = readConfigFile(DEFAULTS_FILE);
+  const defaults = usageOnFailure(binConfigDefaults);
   const sources: Sources = new Map();
   let config = defaults;
-  if (file) config = mergeDeep(config, readConfigFile(file), { kind: 'file', file }, sources);
+  if (file) config = mergeDeep(config, usageOnFailure(() => readConfigFile(file)), { kind: 'file', file }, sources);
   const known = applyEnv(config, defaults, env, sources);
   for (const key of Object.keys(defaults)) refuseUnknownVariables(env, `${envName([key])}_`, known, CLIENT_VARIABLES);
   return validateSettings(binConfigSchema, config, sources);
@@ -57,14 +50,6 @@ export function loadBinConfig(file: string | undefined, env: NodeJS.ProcessEnv =
 export function binConfigFromFlags(flags: { config?: string; generatedKey?: boolean }, env: NodeJS.ProcessEnv = process.env): BinConfig {
   const loaded = loadBinConfig(flags.config, env);
   return flags.generatedKey === false ? { ...loaded, ownership: { ...loaded.ownership, generateKey: false } } : loaded;
-}
-
-/** The defaults with `overrides` merged over them, checked like a config file (for tests and embedders). */
-export function binConfigWith(overrides: JsonObject): BinConfig {
-  const sources: Sources = new Map();
-  const given: Source = { kind: 'file', file: 'the given config' };
-  const config = mergeDeep(readConfigFile(DEFAULTS_FILE), overrides, given, sources);
-  return validateSettings(binConfigSchema, config, sources);
 }
 
 /** serve-bins' own settings, outside the JS Bin config: where to listen, the store, the Host check. */
@@ -99,40 +84,14 @@ export function loadServeBinsSettings(
   return settings;
 }
 
-function readConfigFile(file: string): JsonObject {
-  let text: string;
+/** A config file the user must fix is a usage error (exit 2), as a bad flag is. */
+function usageOnFailure<T>(read: () => T): T {
   try {
-    text = readFileSync(file, 'utf8');
+    return read();
   } catch (err) {
-    throw new CliError(`cannot read the config file ${file}: ${(err as Error).message}`, EXIT.usage);
+    if (err instanceof ConfigFileError) throw new CliError(err.message, EXIT.usage);
+    throw err;
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    const where = describeJsonError(text) ?? 'it does not parse';
-    throw new CliError(`the config file ${file} is not valid JSON: ${where}`, EXIT.usage);
-  }
-  if (!isObject(parsed)) throw new CliError(`the config file ${file} must hold a JSON object`, EXIT.usage);
-  return parsed;
-}
-
-/** Objects merge key by key; anything else (arrays included) replaces. Each key given is recorded as from `source`. */
-export function mergeDeep(
-  base: JsonObject,
-  over: JsonObject,
-  source?: Source,
-  sources?: Sources,
-  path = '',
-): JsonObject {
-  const out: JsonObject = { ...base };
-  for (const [key, value] of Object.entries(over)) {
-    const keyPath = path ? `${path}.${key}` : key;
-    if (source) sources?.set(keyPath, source);
-    const current = out[key];
-    out[key] = isObject(current) && isObject(value) ? mergeDeep(current, value, source, sources, keyPath) : value;
-  }
-  return out;
 }
 
 /** Every key the defaults have can be set by its variable (an empty one counts as unset); returns their names. */
@@ -164,8 +123,4 @@ function applyEnv(
 
 function envName(path: string[]): string {
   return `SNIPPETKIT_${path.map((part) => part.toUpperCase().replace(/[^A-Z0-9]+/g, '_')).join('_')}`;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { binConfigWith, loadBinConfig } from '../../../src/cli/serve-bins/config.js';
+import { binConfigWith } from '../../../src/bins/config/defaults.js';
+import { loadBinConfig } from '../../../src/cli/serve-bins/config.js';
 import { KEYED, OPEN, startBinServer, type TestBinServer } from '../../helpers/bin-server.js';
 
 const KEY = 'sekrit-key';

@@ -4,7 +4,7 @@ import { fastPages } from '../../../src/bins/pages/fast-pages.js';
 import { createPageCache, outputKey, type PageCache } from '../../../src/bins/pages/page-cache.js';
 import { framing } from '../../../src/bins/config/security-headers.js';
 import { openBinStore, type BinStore } from '../../../src/bins/store/store.js';
-import { binConfigWith } from '../../../src/cli/serve-bins/config.js';
+import { binConfigWith } from '../../../src/bins/config/defaults.js';
 import { listen, type RunningServer } from '../../../src/server/listen.js';
 import { answer as answerWith, describeFastAndKoa, type Request } from '../../helpers/fast-and-koa.js';
 import { tempDir } from '../../helpers/temp.js';
@@ -118,7 +118,9 @@ describe('what the fast path for output pages leaves to the Koa app', () => {
     ['a trailing slash', { path: '/hot/' }],
   ];
   it('leaves a revision the store does not keep in memory to the Koa app', async () => {
-    const uncached = await openBinStore(join(temp.dir, 'bins.sqlite'), { heads: 0, revisionBytes: 0 });
+    // A file of its own: the server's store holds bins.sqlite, and one process opens a data file once.
+    const uncached = await openBinStore(join(temp.dir, 'uncached.sqlite'), { heads: 0, revisionBytes: 0 });
+    await fill(uncached);
     const handler = fastPages({ store: uncached, config: binConfigWith({}), framing: framing("'self'"), pages }, (_req, res) =>
       res.end(FALLBACK),
     );
