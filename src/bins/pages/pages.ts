@@ -117,7 +117,7 @@ export function createPages({ store, compiler, live, config, framing, pages, key
       bin: revision.bin,
       rev: revision.rev,
       panels: { html: revision.html, css: revision.css, javascript: revision.javascript },
-      settings: revision.settings,
+      settings: withoutMocks(revision.settings),
       revisions: await store.revisions(revision.bin),
       ...saving,
     };
@@ -224,4 +224,14 @@ export function createPages({ store, compiler, live, config, framing, pages, key
   router.get(['/:bin/embed', '/:bin/:rev/embed'], on(embed, lastWord));
   router.get(OUTPUT_PATHS, on(output, lastWord));
   return router.routes() as Middleware;
+}
+
+/**
+ * The settings the editor starts from, without the endpoint records a save "with mocks" kept
+ * (docs/bin-api.md): the editor reads only the processors, and the records may be large.
+ */
+function withoutMocks(settings: Record<string, unknown>): Record<string, unknown> {
+  if (!Object.hasOwn(settings, 'mocks')) return settings;
+  const { mocks: _, ...rest } = settings;
+  return rest;
 }

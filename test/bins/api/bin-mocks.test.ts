@@ -36,6 +36,13 @@ describe('a revision\'s mocks in the bin API', () => {
     expect(bin.mocks).to.deep.equal([CREW, LOGIN]);
   });
 
+  it("leaves the mocks out of the editor page's data, which starts from the settings' processors", async () => {
+    const { body } = await saveJson({ javascript: "fetch('/endpoint/crew/1')", mocks: [CREW] });
+    const page = await (await server.fetch(`/${body.url}/1/edit`)).text();
+    expect(page).to.include('/endpoint/crew/1');
+    expect(page).not.to.include('Ada');
+  });
+
   it('keeps the mocks of a JSON save, given as a list, and drops what a record answer adds', async () => {
     const answer = { success: true, ...CREW, hits: 4, lastCall: null, created: 'x', updated: 'y', url: 'http://h/endpoint/crew/:id?', source: 'f.json' };
     const { status, body } = await saveJson({ html: '<p>hi</p>', mocks: [answer] });
