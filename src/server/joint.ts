@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Handler } from './listen.js';
+import type { MockGate } from './mock-gate.js';
 
 /** Where the mock server's page and management API live on the joint server: its `/…` is `/mocks/…` here. */
 export const MOCKS_PREFIX = '/mocks';
@@ -24,9 +25,10 @@ export type JointAnswer = {
  * One handler for both apps (`snippetkit serve`): `/endpoint/…` straight to the mock handler (its
  * pre-Koa fast path sees the URL it always saw), `/mocks/…` to the mock handler with the prefix taken
  * off (its page and API use relative URLs), `GET /api/whoami` answered here, everything else to the
- * bin handler unchanged. One string check per request before either app's own fast paths.
+ * bin handler unchanged. One string check per request before either app's own fast paths. With
+ * `gate` (--private-mocks, mock-gate.ts), every request for the mock server passes it first.
  */
-export function jointHandler({ bins, mocks, version }: { bins: Handler; mocks: Handler; version: string }): Handler {
+export function jointHandler({ bins, mocks, version, gate }: { bins: Handler; mocks: Handler; version: string; gate?: MockGate }): Handler {
   const whoami: JointAnswer = {
     server: 'snippetkit serve',
     version,
@@ -40,6 +42,7 @@ export function jointHandler({ bins, mocks, version }: { bins: Handler; mocks: H
     // Endpoint answers carry the mock server's own sandbox CSP, so on the bins' origin too an HTML
     // answer runs at an opaque origin, away from the editor's session cookie.
     if (url.startsWith(ENDPOINT_PREFIX)) {
+      if (gate && !gate(req, res, 'endpoint')) return;
       return mocks(req, res);
     }
     if (url.startsWith(MOCKS_PREFIX)) {
@@ -47,6 +50,8 @@ export function jointHandler({ bins, mocks, version }: { bins: Handler; mocks: H
       // `/mocks` and `/mocks?…`: the page, whose relative URLs need the slash; `/mocksfoo` is the bins'.
       if (rest === '' || rest.startsWith('?')) return redirect(res, `${MOCKS_PREFIX}/static/`);
       if (rest.startsWith('/')) {
+        // `/mocks/endpoint/…` reaches endpoints too, but as the mock server's own path: the key, never a token.
+        if (gate && !gate(req, res, 'mocks')) return;
         req.url = rest;
         return mocks(req, res);
       }
