@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Handler } from './listen.js';
-import type { MockGate } from './mock-gate.js';
+import { TOKEN_ROUTE, type PrivateMocks } from './mock-gate.js';
 
 /** Where the mock server's page and management API live on the joint server: its `/…` is `/mocks/…` here. */
 export const MOCKS_PREFIX = '/mocks';
@@ -19,6 +19,8 @@ export type JointAnswer = {
   bins: string;
   mocks: string;
   endpoints: string;
+  /** With --private-mocks: where the editor asks for its preview's token (mock-gate.ts tokenRoute). */
+  mockTokens?: string;
 };
 
 /**
@@ -26,15 +28,27 @@ export type JointAnswer = {
  * pre-Koa fast path sees the URL it always saw), `/mocks/…` to the mock handler with the prefix taken
  * off (its page and API use relative URLs), `GET /api/whoami` answered here, everything else to the
  * bin handler unchanged. One string check per request before either app's own fast paths. With
- * `gate` (--private-mocks, mock-gate.ts), every request for the mock server passes it first.
+ * `privateMocks` (--private-mocks, mock-gate.ts), every request for the mock server passes its gate first.
  */
-export function jointHandler({ bins, mocks, version, gate }: { bins: Handler; mocks: Handler; version: string; gate?: MockGate }): Handler {
+export function jointHandler({
+  bins,
+  mocks,
+  version,
+  privateMocks,
+}: {
+  bins: Handler;
+  mocks: Handler;
+  version: string;
+  privateMocks?: PrivateMocks;
+}): Handler {
+  const gate = privateMocks?.gate;
   const whoami: JointAnswer = {
     server: 'snippetkit serve',
     version,
     bins: '/',
     mocks: `${MOCKS_PREFIX}/`,
     endpoints: ENDPOINT_PREFIX,
+    ...(privateMocks && { mockTokens: `${MOCKS_PREFIX}${TOKEN_ROUTE}` }),
   };
   const whoamiBody = JSON.stringify(whoami);
   return (req, res) => {
@@ -52,6 +66,7 @@ export function jointHandler({ bins, mocks, version, gate }: { bins: Handler; mo
       if (rest.startsWith('/')) {
         // `/mocks/endpoint/…` reaches endpoints too, but as the mock server's own path: the key, never a token.
         if (gate && !gate(req, res, 'mocks')) return;
+        if (privateMocks && (rest === TOKEN_ROUTE || rest.startsWith(`${TOKEN_ROUTE}?`))) return privateMocks.tokenRoute(req, res);
         req.url = rest;
         return mocks(req, res);
       }

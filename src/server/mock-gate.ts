@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BIN_HEADER_KEY, MOCK_TOKEN_HEADER_KEY } from '../shared/bin-claim.js';
+import { BIN_HEADER_KEY, MOCK_TOKEN_HEADER_KEY, parseBinClaim } from '../shared/bin-claim.js';
+import type { Handler } from './listen.js';
 import type { MockTokens } from './mock-token.js';
 
 /** Which side of the mocks a request is for: `/endpoint/…`, or the page and management API under `/mocks/`. */
@@ -24,6 +25,15 @@ export type MockGateOptions = {
 
 /** Says whether a request may go on to the mock server; answers it (401) when not. */
 export type MockGate = (req: IncomingMessage, res: ServerResponse, side: MockSide) => boolean;
+
+/** What the joint handler runs with --private-mocks: the gate, and the route that gives the editor tokens. */
+export type PrivateMocks = { gate: MockGate; tokenRoute: Handler };
+
+/**
+ * Where the editor asks for its preview's token (`GET /mocks/token?claim=BIN/REV`): under `/mocks/`, so only
+ * past the gate, with the key or the session; the mock server itself has no such path.
+ */
+export const TOKEN_ROUTE = '/token';
 
 /**
  * The gate of `snippetkit serve --private-mocks` (docs/serve.md, "Private mocks"), run by the joint
@@ -53,6 +63,28 @@ export function mockGate({ owner, tokens, preflights, message }: MockGateOptions
     res.writeHead(401, head);
     res.end(req.method === 'HEAD' ? undefined : body);
     return false;
+  };
+}
+
+/**
+ * `GET /mocks/token?claim=fumugi/3` → `{ success, claim, token }`: for the editor's preview, a `srcdoc` frame
+ * with no output page to carry a token. Only the owner gets here (the gate runs first), who may call every
+ * endpoint anyway: a token is no more than the owner's own right, for the preview's calls.
+ */
+export function tokenRoute(tokens: MockTokens): Handler {
+  return (req, res) => {
+    const send = (status: number, value: object, extra: Record<string, string> = {}) => {
+      const body = JSON.stringify(value);
+      const head = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' };
+      res.writeHead(status, { ...head, ...extra });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    };
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return send(405, { success: false, message: 'use GET' }, { Allow: 'GET, HEAD' });
+    }
+    const claim = parseBinClaim(new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('claim') ?? undefined);
+    if (claim === undefined) return send(400, { success: false, message: 'claim must be a bin and revision, as in ?claim=fumugi/3', field: 'claim' });
+    send(200, { success: true, claim, token: tokens.mint(claim) });
   };
 }
 

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { join } from 'node:path';
 import { startServerProcess, type ServerProcess } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
+import { until } from '../helpers/until.js';
 import { usePage } from './browser.js';
 
 // `snippetkit serve --private-mocks` in Chromium (docs/serve.md, "Private mocks"): a bin's output page is
@@ -53,13 +54,14 @@ describe('private mocks in Chromium (snippetkit serve --private-mocks)', functio
     ((await (await fetch(`${server.url}/mocks/api/endpoint/crew`, { headers: owner })).json()) as { hits: number }).hits;
 
   it('answers the endpoint call of an output page its logged-in owner opened, and refuses a page without the token', async () => {
+    const before = await hits();
     await t.page.goto(`${server.url}/?api_key=${KEY}`);
     expect(new URL(t.page.url()).search).to.equal('');
     expect(await titleOf(`/${bin}/1`)).to.equal('200 Ada');
-    expect(await hits()).to.equal(1);
+    expect(await hits()).to.equal(before + 1);
     // Logged in too, but no token: the sandboxed page's opaque origin sends no cookie.
     expect(await titleOf(`/${bin}/1/quiet`)).to.equal('401 these mocks are private');
-    expect(await hits()).to.equal(1);
+    expect(await hits()).to.equal(before + 1);
   });
 
   it('opens the mock page, whose API calls carry the session cookie, once the browser is logged in', async () => {
@@ -71,8 +73,38 @@ describe('private mocks in Chromium (snippetkit serve --private-mocks)', functio
     expect(await t.page.evaluate(() => fetch('../api/endpoints').then((res) => res.status))).to.equal(200);
   });
 
+  /** What the bin's script wrote into its title, in the editor's preview frame (`200 Ada`, `401 …`). */
+  const previewSays = async (): Promise<string> => {
+    let said = '';
+    await until(async () => {
+      for (const frame of t.page.frames()) {
+        if (frame === t.page.mainFrame()) continue;
+        said = await frame.title().catch(() => '');
+        if (said !== '') return true;
+      }
+      return false;
+    });
+    return said;
+  };
+
+  it('gives the editor’s preview (a srcdoc frame, no output page) a token of its own when the owner is logged in', async () => {
+    const before = await hits();
+    await t.page.goto(`${server.url}/?api_key=${KEY}`);
+    await t.page.goto(`${server.url}/${bin}/1/edit`);
+    expect(await previewSays()).to.equal('200 Ada');
+    expect(await hits()).to.equal(before + 1);
+  });
+
+  it('refuses the editor preview’s call in a browser that never gave the key: it gets no token', async () => {
+    const before = await hits();
+    await t.page.goto(`${server.url}/${bin}/1/edit`);
+    expect(await previewSays()).to.equal('401 these mocks are private');
+    expect(await hits()).to.equal(before);
+  });
+
   it('refuses the same output page’s call in a browser that never gave the key', async () => {
+    const before = await hits();
     expect(await titleOf(`/${bin}/1`)).to.equal('401 these mocks are private');
-    expect(await hits()).to.equal(1);
+    expect(await hits()).to.equal(before);
   });
 });

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { jointHandler } from '../../src/server/joint.js';
-import { mockGate } from '../../src/server/mock-gate.js';
+import { mockGate, tokenRoute } from '../../src/server/mock-gate.js';
 import { createMockTokens, MOCK_TOKEN_HOURS } from '../../src/server/mock-token.js';
 
 // The gate of `serve --private-mocks` (src/server/mock-gate.ts) in the joint handler, with stub apps that
@@ -74,7 +74,7 @@ describe('the joint server’s private mocks gate', () => {
         bins: stub('bins'),
         mocks: stub('mocks'),
         version: '9.9.9',
-        gate: mockGate({ owner, tokens, preflights, message: MESSAGE }),
+        privateMocks: { gate: mockGate({ owner, tokens, preflights, message: MESSAGE }), tokenRoute: tokenRoute(tokens) },
       }),
     ),
   );
@@ -192,6 +192,34 @@ describe('the joint server’s private mocks gate', () => {
     expect((await fetch(`${noCors}/endpoint/users`)).headers.get('access-control-allow-origin')).to.equal(null);
   });
 
+  it('gives the owner a token for a claim at /mocks/token, which /endpoint/ then takes for that claim', async () => {
+    const res = await fetch(`${base}/mocks/token?claim=abc/3`, { headers: { Authorization: `token ${KEY}` } });
+    expect(res.headers.get('cache-control')).to.equal('no-store');
+    const { success, claim, token } = (await res.json()) as { success: boolean; claim: string; token: string };
+    expect([success, claim]).to.deep.equal([true, 'abc/3']);
+    const called = await fetch(`${base}/endpoint/users`, { headers: { 'X-Snippetkit-Bin': 'abc/3', 'X-Snippetkit-Mock-Token': token } });
+    expect(await called.text()).to.equal('mocks');
+    expect(seen.map((s) => s.url)).to.deep.equal(['/endpoint/users']);
+  });
+
+  it('gives no token without the key (a token never buys another), for a bad claim, or to a POST', async () => {
+    const headers = { 'X-Snippetkit-Bin': 'abc/1', 'X-Snippetkit-Mock-Token': tokens.mint('abc/1') };
+    expect((await fetch(`${base}/mocks/token?claim=abc/1`, { headers })).status).to.equal(401);
+    const owner = { Authorization: `token ${KEY}` };
+    const bad = await fetch(`${base}/mocks/token?claim=../x`, { headers: owner });
+    expect([bad.status, await bad.json()]).to.deep.equal([
+      400,
+      { success: false, message: 'claim must be a bin and revision, as in ?claim=fumugi/3', field: 'claim' },
+    ]);
+    expect((await fetch(`${base}/mocks/token`, { headers: owner })).status).to.equal(400);
+    expect((await fetch(`${base}/mocks/token?claim=abc/1`, { method: 'POST', headers: owner })).status).to.equal(405);
+    expect(seen).to.deep.equal([]);
+  });
+
+  it('says where tokens are at /api/whoami', async () => {
+    expect(await (await fetch(`${base}/api/whoami`)).json()).to.include({ mockTokens: '/mocks/token' });
+  });
+
   it('is not there without the flag: the same handler without a gate lets everything through', async () => {
     const open = createServer(jointHandler({ bins: stub('bins'), mocks: stub('mocks'), version: '9.9.9' }));
     open.listen(0, '127.0.0.1');
@@ -200,6 +228,8 @@ describe('the joint server’s private mocks gate', () => {
       const url = `http://127.0.0.1:${(open.address() as AddressInfo).port}`;
       expect(await (await fetch(`${url}/endpoint/users`)).text()).to.equal('mocks');
       expect(await (await fetch(`${url}/mocks/api/endpoints`)).text()).to.equal('mocks');
+      expect(await (await fetch(`${url}/mocks/token?claim=abc/1`)).text()).to.equal('mocks');
+      expect(await (await fetch(`${url}/api/whoami`)).json()).not.to.have.property('mockTokens');
     } finally {
       open.close();
     }

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import chalk from 'chalk';
 import { ENDPOINT_PREFIX, jointHandler, MOCKS_PREFIX } from '../../server/joint.js';
 import { isLoopback } from '../../server/loopback.js';
-import { mockGate, type MockGate } from '../../server/mock-gate.js';
+import { mockGate, tokenRoute, type PrivateMocks } from '../../server/mock-gate.js';
 import { createMockTokens, MOCK_TOKEN_HOURS, type MockTokens } from '../../server/mock-token.js';
 import { CliError, EXIT } from '../common/errors.js';
 import { packageFile } from '../../server/package-files.js';
@@ -50,7 +50,7 @@ export async function startJointServer(flags: ServeFlags, settings: ServeSetting
         bins: bins.handler(stores.bins, guard?.tokens),
         mocks: mocks.handler(stores.mocks),
         version: packageVersion(),
-        gate: guard?.gate,
+        privateMocks: guard,
       }),
     beforeClose: () => {
       bins.beforeClose();
@@ -83,7 +83,7 @@ const REFUSAL =
  * --private-mocks: the gate the joint handler runs before the mock server, and the tokens the bins'
  * output pages carry, both with one secret made now. Without a key there is nothing the owner could show.
  */
-function privateMocks(owner: ((req: IncomingMessage) => boolean) | undefined, cors: boolean): { gate: MockGate; tokens: MockTokens } {
+function privateMocks(owner: ((req: IncomingMessage) => boolean) | undefined, cors: boolean): PrivateMocks & { tokens: MockTokens } {
   if (!owner) {
     throw new CliError(
       '--private-mocks needs a key for the bins to ask for, and this server has none (no ownership.api_key, and no key ' +
@@ -93,7 +93,7 @@ function privateMocks(owner: ((req: IncomingMessage) => boolean) | undefined, co
     );
   }
   const tokens = createMockTokens();
-  return { tokens, gate: mockGate({ owner, tokens, preflights: cors, message: REFUSAL }) };
+  return { tokens, gate: mockGate({ owner, tokens, preflights: cors, message: REFUSAL }), tokenRoute: tokenRoute(tokens) };
 }
 
 function packageVersion(): string {

@@ -96,7 +96,7 @@ describe('snippetkit serve --private-mocks', function () {
   }
 
   it('refuses the management API and the page without the key, and a wrong key', async () => {
-    for (const headers of [{}, { Authorization: 'token wrong-key-0123456789' }, { Cookie: 'snippetkit_abc=forged' }]) {
+    for (const headers of [{}, { Authorization: 'token wrong-key-0123456789' }, { Cookie: 'snippetkit_abc=forged' }] as Record<string, string>[]) {
       for (const path of ['/mocks/api/endpoints', '/mocks/static/', '/mocks/api/events']) {
         const res = await get(path, headers);
         expect(res.status, path).to.equal(401);
