@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, startServerProcess, type ServerProcess } from '../../helpers/cli.js';
+import { runCli, spawnCli, startServerProcess, type ServerProcess } from '../../helpers/cli.js';
 import { tempDir } from '../../helpers/temp.js';
 
 // `snippetkit serve --private-mocks` (docs/serve.md, "Private mocks"): the mock side needs what the bins'
@@ -175,6 +175,18 @@ describe('snippetkit serve --private-mocks', function () {
     );
     const given = await runCli(['mock', 'list', '--server', server.url], { ...elsewhere, SNIPPETKIT_API_KEY: key });
     expect(given.code, given.stderr).to.equal(0);
+  });
+
+  it('follows a request log (an event stream) with the key of the local server', async () => {
+    const following = spawnCli(['mock', 'log', 'users', '--follow', '--server', server.url], env);
+    try {
+      await get('/endpoint/users/41', owner());
+      await following.waitForStdout((out) => out.includes('/endpoint/users/41'));
+      await get('/endpoint/users/42', owner());
+      await following.waitForStdout((out) => out.includes('/endpoint/users/42'));
+    } finally {
+      following.child.kill();
+    }
   });
 
   it('saves a bin --with-mocks with the key it already uses for the bins', async () => {
