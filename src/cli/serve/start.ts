@@ -23,8 +23,9 @@ export async function startJointServer(flags: ServeFlags, settings: ServeSetting
   const logger = consoleLogger(flags.quiet);
   const { bins: binSettings, mocks: mockSettings } = settings;
   const bins = binParts(flags.host, settings.binConfig, binSettings, logger);
-  const mocks = mockParts(mockSettings, logger);
+  // Refused before the mocks' parts are made (files watched, a proxy): nothing to undo.
   const guard = settings.privateMocks ? privateMocks(bins.owner, mockSettings.cors) : undefined;
+  const mocks = mockParts(mockSettings, logger);
   await serveUntilSignal<Stores>({
     port: settings.port,
     host: flags.host,
