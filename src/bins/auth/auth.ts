@@ -26,8 +26,15 @@ export function requestKey(ctx: Context): string | undefined {
 
 /** Compares in constant time; hashing first makes the lengths equal, so length leaks nothing either. */
 export function sameSecret(given: string, expected: string): boolean {
-  const digest = (text: string) => createHash('sha256').update(text).digest();
   return timingSafeEqual(digest(given), digest(expected));
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** sameSecret against one `expected`, hashed once: for a check run on every request (owner-request.ts). */
+export function secretMatcher(expected: string): (given: string) => boolean {
+  const wanted = digest(expected);
+  return (given) => timingSafeEqual(digest(given), wanted);
 }
 
 /** True when `key` is the configured key (false when none is configured). */

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { parse } from 'node:querystring';
 import type { BinConfig } from '../config/config.js';
-import { isTheKey, sameSecret, sessionCookie } from './auth.js';
+import { secretMatcher, sessionCookie } from './auth.js';
 import { paramName } from './key-session.js';
 
 /**
@@ -14,19 +14,23 @@ import { paramName } from './key-session.js';
  */
 export function ownerCheck(config: BinConfig): (req: IncomingMessage) => boolean {
   const session = sessionCookie(config);
+  const configured = config.ownership.api_key;
+  // Hashed once here, not on every request (the gate runs on each endpoint call).
+  const isKey = configured ? secretMatcher(configured) : () => false;
+  const isSession = session ? secretMatcher(session.value) : () => false;
   return (req) => {
     const url = req.url ?? '';
     const query = url.indexOf('?');
     if (query !== -1) {
       const given = parse(url.slice(query + 1)).api_key;
       const key = Array.isArray(given) ? given[0] : given;
-      if (key !== undefined && isTheKey(config, key)) {
+      if (key !== undefined && isKey(key)) {
         req.url = url.slice(0, query) + withoutKey(url.slice(query + 1));
         return true;
       }
     }
     const header = req.headers.authorization;
-    if (header !== undefined && isTheKey(config, header.replace(/^token\s+/i, ''))) {
+    if (header !== undefined && isKey(header.replace(/^token\s+/i, ''))) {
       delete req.headers.authorization;
       req.rawHeaders = req.rawHeaders.filter((_, i, all) => all[i - (i % 2)]!.toLowerCase() !== 'authorization');
       return true;
@@ -38,7 +42,7 @@ export function ownerCheck(config: BinConfig): (req: IncomingMessage) => boolean
       .split(';')
       .map((pair) => pair.trim())
       .find((pair) => pair.startsWith(prefix));
-    return value !== undefined && sameSecret(value.slice(prefix.length), session.value);
+    return value !== undefined && isSession(value.slice(prefix.length));
   };
 }
 
