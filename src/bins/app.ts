@@ -24,6 +24,7 @@ import { createPages } from './pages/pages.js';
 import { jsBinRedirects } from './pages/redirects.js';
 import { framing } from './config/security-headers.js';
 import { notifySaves, type BinStore } from './store/store-events.js';
+import type { MockTokens } from '../server/mock-token.js';
 
 export type BinAppOptions = {
   store: BinStore;
@@ -37,6 +38,8 @@ export type BinAppOptions = {
   pages?: PageCache;
   /** How the owner finds a key the server made itself, for the editor's key dialog (EditorData.keyHint). */
   keyHint?: string;
+  /** Beside private mocks (`serve --private-mocks`): the tokens its owner's output pages carry. */
+  mockTokens?: MockTokens;
 };
 
 /** The bin server as a Koa app; it never listens, reads the environment or prints. */
@@ -48,6 +51,7 @@ export function createBinApp({
   live = createLiveHub(),
   pages = createPageCache(config.cache.pagesMB * 1024 * 1024),
   keyHint,
+  mockTokens,
 }: BinAppOptions): Koa {
   const app = new Koa();
   store = followedSaves(store, live);
@@ -101,7 +105,7 @@ export function createBinApp({
   app.use(clientAssets());
   app.use(jsBinRedirects());
   app.use(listPage({ store, config }));
-  app.use(createPages({ store, compiler, live, config, framing: framing(config.output.frameAncestors), pages, keyHint }));
+  app.use(createPages({ store, compiler, live, config, framing: framing(config.output.frameAncestors), pages, keyHint, mockTokens }));
 
   app.use(() => {
     throw new HttpError(404, 'not found');
@@ -118,7 +122,8 @@ export function createBinHandler(options: BinAppOptions): Handler {
   const pages = options.pages ?? createPageCache(config.cache.pagesMB * 1024 * 1024);
   const live = options.live ?? createLiveHub();
   const app = createBinApp({ ...options, pages, live }).callback();
-  const fast = fastPages({ store, config, framing: framing(config.output.frameAncestors), pages }, app);
+  const ownerPages = options.mockTokens !== undefined;
+  const fast = fastPages({ store, config, framing: framing(config.output.frameAncestors), pages, ownerPages }, app);
   const saves = fastApiSaves(followedSaves(store, live), config, fast);
   return fastApiReads(store, config, saves);
 }

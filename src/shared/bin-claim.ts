@@ -12,6 +12,16 @@ export const BIN_HEADER = 'X-Snippetkit-Bin';
 /** How node names it in `req.headers`. */
 export const BIN_HEADER_KEY = 'x-snippetkit-bin';
 
+/**
+ * With private mocks (`snippetkit serve --private-mocks`, src/server/mock-gate.ts), the token the page
+ * that served the bin carries for its claim: the sandboxed page has no cookie to show for itself.
+ */
+export const MOCK_TOKEN_HEADER = 'X-Snippetkit-Mock-Token';
+/** How node names it in `req.headers`. */
+export const MOCK_TOKEN_HEADER_KEY = 'x-snippetkit-mock-token';
+// What src/server/mock-token.ts makes; checked again here, as the token is written into a script.
+const TOKEN = /^[0-9]{1,12}\.[A-Za-z0-9_-]{43}$/;
+
 /** A bin id (lowercase, as bins are stored: src/bins/addresses/ids.ts) up to 64 characters, `/`, a revision from 1. */
 const CLAIM = /^[a-z0-9_-]{1,64}\/[1-9][0-9]{0,8}$/;
 /** The longest claim CLAIM takes: nothing longer is even matched. */
@@ -28,12 +38,15 @@ export function parseBinClaim(value: string | string[] | undefined): string | un
  * XMLHttpRequest once more so each call under `endpoints` (the server's `/endpoint/`, relative to the
  * page: `../../endpoint/`, or absolute) on the page's own origin carries BIN_HEADER with `claim`. Other calls are untouched (a header of ours would cost another server a preflight, and
  * tell it which bin called). The header makes the call a CORS preflighted one, which the mock server
- * answers (Access-Control-Max-Age: 600). Plain ES5 in a string: it runs in the bin's page.
+ * answers (Access-Control-Max-Age: 600). With `token` (private mocks), the calls carry MOCK_TOKEN_HEADER too.
+ * Plain ES5 in a string: it runs in the bin's page.
  */
-export function binClaimScript(claim: string, endpoints: string): string {
+export function binClaimScript(claim: string, endpoints: string, token?: string): string {
   if (parseBinClaim(claim) === undefined) return '';
+  const headers: [string, string][] = [[BIN_HEADER, claim]];
+  if (token !== undefined && TOKEN.test(token)) headers.push([MOCK_TOKEN_HEADER, token]);
   return `(function () {
-  var claim = ${JSON.stringify(claim)}, name = ${JSON.stringify(BIN_HEADER)};
+  var headerList = ${JSON.stringify(headers)};
   // Taken now, before the bin's own <base> can move it: the output page's address, or the editor's for
   // its srcdoc preview (about:srcdoc has no origin of its own; its base is its parent's).
   var base;
@@ -59,7 +72,9 @@ export function binClaimScript(claim: string, endpoints: string): string {
         if (ours(isRequest ? input.url : input)) {
           var given = init && init.headers !== undefined ? init.headers : isRequest ? input.headers : undefined;
           var headers = new Headers(given);
-          if (!headers.has(name)) headers.set(name, claim);
+          for (var i = 0; i < headerList.length; i++) {
+            if (!headers.has(headerList[i][0])) headers.set(headerList[i][0], headerList[i][1]);
+          }
           var copy = {};
           if (init) for (var key in init) copy[key] = init[key];
           copy.headers = headers;
@@ -77,7 +92,9 @@ export function binClaimScript(claim: string, endpoints: string): string {
   };
   XMLHttpRequest.prototype.send = function () {
     if (this.__snippetkitClaim) {
-      try { this.setRequestHeader(name, claim); } catch (e) {}
+      for (var i = 0; i < headerList.length; i++) {
+        try { this.setRequestHeader(headerList[i][0], headerList[i][1]); } catch (e) {}
+      }
     }
     return send.apply(this, arguments);
   };

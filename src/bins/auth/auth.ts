@@ -25,15 +25,22 @@ export function requestKey(ctx: Context): string | undefined {
 }
 
 /** Compares in constant time; hashing first makes the lengths equal, so length leaks nothing either. */
-function same(given: string, expected: string): boolean {
-  const digest = (text: string) => createHash('sha256').update(text).digest();
+export function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected));
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** sameSecret against one `expected`, hashed once: for a check run on every request (owner-request.ts). */
+export function secretMatcher(expected: string): (given: string) => boolean {
+  const wanted = digest(expected);
+  return (given) => timingSafeEqual(digest(given), wanted);
 }
 
 /** True when `key` is the configured key (false when none is configured). */
 export function isTheKey(config: BinConfig, key: string): boolean {
   const configured = config.ownership.api_key;
-  return Boolean(configured) && same(key, configured!);
+  return Boolean(configured) && sameSecret(key, configured!);
 }
 
 /** Values derived from the key, so neither a cookie nor a page ever holds the key itself. */
@@ -104,7 +111,7 @@ export function checkRead(ctx: Context, config: BinConfig, bin?: string): void {
   if (hasSession(ctx, config)) return;
   const token = bin === undefined ? undefined : readToken(config, bin);
   const given = ctx.query[TOKEN_PARAM];
-  if (token && typeof given === 'string' && same(given, token)) return;
+  if (token && typeof given === 'string' && sameSecret(given, token)) return;
   throw new HttpError(403, KEY_NEEDED);
 }
 
@@ -125,7 +132,21 @@ function fromOwnPage(ctx: Context): boolean {
 function hasSession(ctx: Context, config: BinConfig): boolean {
   const session = sessionCookie(config);
   const cookie = session && ctx.cookies.get(session.name);
-  return cookie !== undefined && same(cookie, session!.value);
+  return cookie !== undefined && sameSecret(cookie, session!.value);
+}
+
+/**
+ * True when the request itself shows the owner's key, the session cookie or `bin`'s read capability:
+ * what a reader of a bin must show for its page to carry a private mocks token (server/mock-token.ts),
+ * even where anyone may read bins.
+ */
+export function privateReader(ctx: Context, config: BinConfig, bin: string): boolean {
+  const key = requestKey(ctx);
+  if (key !== undefined) return isTheKey(config, key);
+  if (hasSession(ctx, config)) return true;
+  const token = readToken(config, bin);
+  const given = ctx.query[TOKEN_PARAM];
+  return Boolean(token) && typeof given === 'string' && sameSecret(given, token!);
 }
 
 /**

@@ -39,7 +39,7 @@ export function keySession(config: BinConfig): Middleware {
     // `html,js` into `html%2Cjs=`, which no longer names panels).
     const rest = ctx.querystring
       .split('&')
-      .filter((part) => part !== '' && decodeName(part) !== 'api_key')
+      .filter((part) => part !== '' && paramName(part) !== 'api_key')
       .join('&');
     // Relative, so it also lands right behind a prefix proxy; "./" so a segment like "a:b" is no scheme.
     ctx.status = 303;
@@ -48,7 +48,7 @@ export function keySession(config: BinConfig): Middleware {
 }
 
 /** A query parameter's name as Koa reads it (`api%5Fkey=…` is the key too). */
-function decodeName(part: string): string {
+export function paramName(part: string): string {
   const name = part.split('=', 1)[0]!.replace(/\+/g, ' ');
   try {
     return decodeURIComponent(name);

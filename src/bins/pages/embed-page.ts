@@ -17,7 +17,14 @@ const CAPTURE = captureScript("function (record) { parent.postMessage(record, '*
 /** The output frame's sandbox: scripts, but an opaque origin (no allow-same-origin), as the editor's preview. */
 const SANDBOX = 'allow-scripts allow-modals allow-forms allow-popups';
 
-export type EmbedOptions = { root: string; editUrl: string; outputUrl: string; client?: string };
+export type EmbedOptions = {
+  root: string;
+  editUrl: string;
+  outputUrl: string;
+  client?: string;
+  /** The output's private mocks token, when its reader showed the key, the session or the read capability. */
+  mockToken?: string;
+};
 
 /**
  * `/:bin/embed?html,js,output`: the panels a JS Bin panel list names as tabs, in the list's order, one shown
@@ -72,11 +79,11 @@ async function panelBody(
   revision: StoredRevision,
   processors: Record<PanelName, Processor>,
   compiler: Compiler,
-  { root, client }: EmbedOptions,
+  { root, client, mockToken }: EmbedOptions,
 ): Promise<string> {
   if (pane === 'output') {
     // Its calls to /endpoint/… name the bin, as the output page's do (src/shared/bin-claim.ts).
-    const claim = binClaimScript(`${revision.bin}/${revision.rev}`, `${root}endpoint/`);
+    const claim = binClaimScript(`${revision.bin}/${revision.rev}`, `${root}endpoint/`, mockToken);
     const page = await renderOutput(revision, compiler, { prelude: `${CAPTURE}\n${claim}`, client });
     return `<iframe title="Output" sandbox="${SANDBOX}" srcdoc="${escapeHtml(page)}"></iframe>`;
   }

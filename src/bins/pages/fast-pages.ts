@@ -14,7 +14,14 @@ import type { Settings } from '../engines/records.js';
 // no trailing slash, no query string (so no api_key, ?live or ?quiet), percent-free.
 const OUTPUT = new RegExp(`^/(${ID_CHARS})(?:/(${REV_CHARS}))?(/quiet|\\.html)?$`);
 
-export type FastPagesOptions = { store: BinStore; config: BinConfig; framing: Framing; pages: PageCache };
+export type FastPagesOptions = {
+  store: BinStore;
+  config: BinConfig;
+  framing: Framing;
+  pages: PageCache;
+  /** Private mocks: a request with cookies may be the owner's, whose page differs (a mock token): the Koa route's. */
+  ownerPages?: boolean;
+};
 
 /**
  * GET and HEAD of an output page already rendered and kept, answered before Koa's middleware chain (Koa
@@ -23,7 +30,7 @@ export type FastPagesOptions = { store: BinStore; config: BinConfig; framing: Fr
  * `fallback`, the Koa app: reads that need the key, any Authorization or conditional request, event streams,
  * a bin with its own status or headers, a page not kept yet, a revision not there or not in memory.
  */
-export function fastPages({ store, config, framing, pages }: FastPagesOptions, fallback: Handler): Handler {
+export function fastPages({ store, config, framing, pages, ownerPages = false }: FastPagesOptions, fallback: Handler): Handler {
   const security = outputHeaders(framing).flat();
   const open = anonymousReads(config);
   // Each kept page's head, built once per Cache-Control (a quiet page is one entry for /:bin and /:bin/:rev).
@@ -45,6 +52,7 @@ export function fastPages({ store, config, framing, pages }: FastPagesOptions, f
       open &&
       (req.method === 'GET' || req.method === 'HEAD') &&
       headers.authorization === undefined &&
+      !(ownerPages && headers.cookie !== undefined) &&
       headers['if-none-match'] === undefined &&
       headers['if-modified-since'] === undefined &&
       !(headers.accept ?? '').includes('text/event-stream')

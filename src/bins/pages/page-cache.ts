@@ -17,12 +17,15 @@ export type PageCache = {
   peek(key: string): CachedPage | undefined;
 };
 
-/** What an output page's bytes depend on besides the revision (see createPages' output route). */
-export type OutputVariant = { quiet: boolean; root: string; named: boolean; token: string | undefined };
+/**
+ * What an output page's bytes depend on besides the revision (see createPages' output route): `token`
+ * is the read capability, `mockToken` the private mocks token (the same for an hour: server/mock-token.ts).
+ */
+export type OutputVariant = { quiet: boolean; root: string; named: boolean; token: string | undefined; mockToken?: string };
 
 /** The cache key of an output page: the revision, then quiet or the edit link and follow script's inputs. */
-export function outputKey(bin: string, rev: number, { quiet, root, named, token }: OutputVariant): string {
-  return `${bin}/${rev} ${quiet ? 'quiet' : `${root} ${named ? 'rev' : 'latest'} ${token ?? ''}`}`;
+export function outputKey(bin: string, rev: number, { quiet, root, named, token, mockToken }: OutputVariant): string {
+  return `${bin}/${rev} ${quiet ? 'quiet' : `${root} ${named ? 'rev' : 'latest'} ${token ?? ''} ${mockToken ?? ''}`}`;
 }
 
 /**

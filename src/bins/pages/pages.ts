@@ -3,7 +3,7 @@ import type { Context, Middleware, Next } from 'koa';
 import { HttpError } from '../../http/errors.js';
 import type { EditorData } from '../../shared/editor-data.js';
 import { parseRev } from '../api/read.js';
-import { checkRead, readToken, TOKEN_PARAM } from '../auth/auth.js';
+import { checkRead, privateReader, readToken, TOKEN_PARAM } from '../auth/auth.js';
 import { apiMode, type BinConfig } from '../config/config.js';
 import { normalizeId } from '../addresses/ids.js';
 import { sendEmbed } from './embed-page.js';
@@ -19,6 +19,7 @@ import { binClaimScript } from '../../shared/bin-claim.js';
 import { setEditorHeaders, setOutputHeaders, type Framing } from '../config/security-headers.js';
 import type { BinStore, StoredRevision } from '../store/store.js';
 import type { Settings } from '../engines/records.js';
+import type { MockTokens } from '../../server/mock-token.js';
 import { builtInStart, startingPoint } from '../api/template-routes.js';
 
 export type PagesOptions = {
@@ -32,6 +33,8 @@ export type PagesOptions = {
   pages: PageCache;
   /** For the editor's key dialog: how to find a key the server made itself. */
   keyHint?: string;
+  /** With private mocks (`serve --private-mocks`): tokens for a page's calls to /endpoint/. */
+  mockTokens?: MockTokens;
 };
 
 /** Cache-Control of a page made of a revision alone: `fixed` when it is a numbered revision's. */
@@ -53,7 +56,7 @@ const READ_ONLY =
   'SNIPPETKIT_OWNERSHIP_API_KEY=<key>, or with SNIPPETKIT_API_ALLOWANONYMOUSREADWRITE=true to let anyone save; ' +
   'on 127.0.0.1 it makes a key of its own unless started with --no-generated-key.';
 
-export function createPages({ store, compiler, live, config, framing, pages, keyHint }: PagesOptions): Middleware {
+export function createPages({ store, compiler, live, config, framing, pages, keyHint, mockTokens }: PagesOptions): Middleware {
   const mode = apiMode(config);
   // What every editor page says about saving here: nobody can, or how to find the key.
   const saving = mode === 'read-only' || mode === 'closed' ? { readOnly: READ_ONLY } : keyHint ? { keyHint } : {};
@@ -70,6 +73,17 @@ export function createPages({ store, compiler, live, config, framing, pages, key
     const revision = await load(ctx, route);
     caching(ctx, route);
     return revision;
+  }
+
+  /**
+   * With private mocks, a token for the page's calls to /endpoint/ when its reader showed the key, the
+   * session or the bin's read capability (not merely open reads: those let anyone in). Such a page is
+   * no longer the same for everyone, nor for long: no shared or lasting cache may keep it.
+   */
+  function mockTokenFor(ctx: Context, revision: StoredRevision): string | undefined {
+    if (!mockTokens || !privateReader(ctx, config, revision.bin)) return undefined;
+    ctx.set('Cache-Control', 'private, no-store');
+    return mockTokens.mint(`${revision.bin}/${revision.rev}`);
   }
 
   /**
@@ -136,13 +150,14 @@ export function createPages({ store, compiler, live, config, framing, pages, key
     // When reads need the key, the page's own requests (and its edit link, followed from an opaque
     // origin) carry its bin's read capability instead of a cookie.
     const token = readToken(config, revision.bin);
+    const mockToken = quiet ? undefined : mockTokenFor(ctx, revision);
     const options = (): OutputOptions => {
       if (quiet) return { bare: true, client: ctx.ip };
       const capability = token ? `?${TOKEN_PARAM}=${token}` : '';
       const editUrl = `${root}${revision.bin}${named ? `/${revision.rev}` : ''}/edit${capability}`;
       const follow = followScript({ bin: revision.bin, rev: named ? revision.rev : undefined, root, token });
       // Its calls to /endpoint/… name the bin in the mock server's request log (src/shared/bin-claim.ts).
-      const prelude = `${follow}\n${binClaimScript(`${revision.bin}/${revision.rev}`, `${root}endpoint/`)}`;
+      const prelude = `${follow}\n${binClaimScript(`${revision.bin}/${revision.rev}`, `${root}endpoint/`, mockToken)}`;
       return { editUrl, prelude, client: ctx.ip };
     };
     if (ctx.query.live !== undefined) {
@@ -152,7 +167,7 @@ export function createPages({ store, compiler, live, config, framing, pages, key
       sandboxed(ctx, 'html', await renderOutput(shown, compiler, options()), revision.settings);
       return;
     }
-    const key = outputKey(revision.bin, revision.rev, { quiet, root, named, token });
+    const key = outputKey(revision.bin, revision.rev, { quiet, root, named, token, mockToken });
     const page = await pages.get(key, () => renderPage(revision, compiler, options()));
     sandboxed(ctx, 'html', page.body, revision.settings, page.etag);
   };
@@ -165,7 +180,7 @@ export function createPages({ store, compiler, live, config, framing, pages, key
     const capability = token ? `?${TOKEN_PARAM}=${token}` : '';
     const at = `${root}${revision.bin}${parseRev(route.rev) !== undefined ? `/${revision.rev}` : ''}`;
     const urls = { outputUrl: `${at}${capability}`, editUrl: `${at}/edit${capability}` };
-    await sendEmbed(ctx, revision, compiler, { root, ...urls, client: ctx.ip });
+    await sendEmbed(ctx, revision, compiler, { root, ...urls, client: ctx.ip, mockToken: mockTokenFor(ctx, revision) });
   };
 
   const panel: Handler = async (ctx, route) => {

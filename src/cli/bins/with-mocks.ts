@@ -24,10 +24,11 @@ const VALIDATE = { maxDelay: MOCK_DEFAULTS.maxDelay };
 
 /**
  * The client of the joint server's mock API (`<server>/mocks/api/…`), found as the mock commands find it
- * (GET /api/whoami), with no key: the mock API takes none. A bin server alone has no endpoints to send.
+ * (GET /api/whoami), with the bins' key, which private mocks ask for. A bin server alone has no endpoints to send.
  */
 export async function jointMockApi(bins: ClientOptions): Promise<ClientOptions> {
-  const plain: ClientOptions = { server: bins.server, kind: 'mock', timeoutMs: bins.timeoutMs };
+  const binKeys = { apiKey: bins.apiKey, ...(bins.localKey && { localKey: bins.localKey }) };
+  const plain: ClientOptions = { server: bins.server, kind: 'mock', timeoutMs: bins.timeoutMs, binKeys };
   const mocks = await findMockApi(plain);
   if (mocks.endpoints !== undefined) return mocks;
   // Not a joint server, or not reachable: the bin server's own request says which (it throws when unreachable).

@@ -17,7 +17,7 @@ const DEFAULT_SERVER: Record<ServerKind, { env: string; url: string }> = {
 export function withClientFlags(command: Command, kind: ServerKind): Command {
   const { env, url } = DEFAULT_SERVER[kind];
   command.option('--server <url>', `the ${kind} server, or a joint one (snippetkit serve) (env ${env} or SNIPPETKIT_SERVER; default ${url})`);
-  // only the bin server has keys: the mock server is never sent one
+  // only the bin server has keys; a mock command sends the bins' to a joint server alone (private mocks)
   if (kind === 'bin') {
     command.option('--api-key <key>', 'API key, sent as "Authorization: token KEY" (env SNIPPETKIT_API_KEY)');
   }
@@ -44,10 +44,12 @@ export function clientContext(command: Command, kind: ServerKind, env: NodeJS.Pr
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new CliError(`--server ${server} must be an http:// or https:// URL`, EXIT.usage);
   }
-  const apiKey = kind === 'bin' ? (flags.apiKey ?? (env.SNIPPETKIT_API_KEY || undefined)) : undefined;
-  const localKey = kind === 'bin' && !apiKey && isLoopback(parsed.hostname) ? localServerKey() : undefined;
+  // A mock command has no --api-key: it knows the bins' key from the environment or the local server's file.
+  const known = flags.apiKey ?? (env.SNIPPETKIT_API_KEY || undefined);
+  const localKey = !known && isLoopback(parsed.hostname) ? localServerKey() : undefined;
+  const keys = { apiKey: known, ...(localKey && { localKey }) };
   return {
-    client: { server: server.replace(/\/+$/, ''), kind, apiKey, ...(localKey && { localKey }) },
+    client: { server: server.replace(/\/+$/, ''), kind, ...(kind === 'bin' ? keys : { binKeys: keys }) },
     out: createOutput(flags),
     flags,
   };

@@ -18,6 +18,11 @@ export type ClientOptions = {
   timeoutMs?: number;
   /** Where a mock server's endpoints answer when not at `<server>/endpoint` (a joint server's mock API is under /mocks). */
   endpoints?: string;
+  /**
+   * For a mock command: the key it knows for the bins (SNIPPETKIT_API_KEY, or the local server's file),
+   * sent only once the server turns out to be a joint one, whose mocks may be private (serve --private-mocks).
+   */
+  binKeys?: Pick<ClientOptions, 'apiKey' | 'localKey'>;
 };
 
 export type ApiAnswer = { status: number; body: unknown };
@@ -26,7 +31,10 @@ export type ApiAnswer = { status: number; body: unknown };
 export type AnswerHead = { status: number; contentType: string | null };
 
 const START = { bin: 'snippetkit serve-bins', mock: 'snippetkit serve-mocks' };
-const KEY_HINT = 'pass --api-key KEY or set SNIPPETKIT_API_KEY';
+const KEY_HINT = {
+  bin: 'pass --api-key KEY or set SNIPPETKIT_API_KEY',
+  mock: "its mocks are private (serve --private-mocks): pass the bin server's key, SNIPPETKIT_API_KEY=KEY (or save's --api-key)",
+};
 
 /**
  * One JSON request to a snippetkit server. Whatever goes wrong becomes a one-line CliError that
@@ -76,7 +84,7 @@ export async function callApi(
       : options.apiKey
         ? 'refused the API key'
         : 'needs an API key';
-    throw new CliError(`the ${options.kind} server ${refused}${said ? ` (${said})` : ''}: ${KEY_HINT}`, EXIT.auth);
+    throw new CliError(`the ${options.kind} server ${refused}${said ? ` (${said})` : ''}: ${KEY_HINT[options.kind]}`, EXIT.auth);
   }
   if (head.status >= 500) {
     throw new CliError(`the ${options.kind} server failed (${head.status} ${errorMessage(parsed) ?? ''})`.trim(), EXIT.badServer);
@@ -113,7 +121,9 @@ export function request(
 /** Opens a long-lived GET (an event stream): no time limit, ended by `signal`; unreachable as in callApi. */
 export async function openStream(options: ClientOptions, path: string, signal?: AbortSignal): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'text/event-stream' };
-  if (options.apiKey) headers.Authorization = `token ${options.apiKey}`;
+  // A stream is not tried twice: private mocks are given the local key at once (they ignore one they do not know).
+  const key = options.apiKey ?? (options.kind === 'mock' ? options.localKey?.key : undefined);
+  if (key) headers.Authorization = `token ${key}`;
   try {
     return await fetch(new URL(path, withSlash(options.server)), { headers, signal });
   } catch (err) {

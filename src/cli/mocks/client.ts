@@ -14,7 +14,7 @@ export async function mockContext(command: Command): Promise<ReturnType<typeof c
 
 /**
  * The client with `server` moved to a joint server's mock API (`<server>/mocks`) and `endpoints` to its
- * endpoints, when `<server>/api/whoami` says it is one; else as given. A mock server alone answers that
+ * endpoints, and the bins' key (`binKeys`) to be sent, when `<server>/api/whoami` says it is one; else as given. A mock server alone answers that
  * path 404; an unreachable server is left for the command's own request to report.
  */
 export async function findMockApi(client: ClientOptions): Promise<ClientOptions> {
@@ -31,7 +31,9 @@ export async function findMockApi(client: ClientOptions): Promise<ClientOptions>
   if (said?.server !== 'snippetkit serve' || typeof said.mocks !== 'string' || typeof said.endpoints !== 'string') return client;
   // Paths of the joint server, read under the URL given (which may be a proxy's prefix).
   const under = (path: string) => new URL(path.replace(/^\/+/, ''), base).href.replace(/\/+$/, '');
-  return { ...client, server: under(said.mocks), endpoints: under(said.endpoints) };
+  // The bins' key goes to a joint server's mock API only, whose mocks may be private (serve --private-mocks).
+  const { binKeys, ...rest } = client;
+  return { ...rest, ...binKeys, server: under(said.mocks), endpoints: under(said.endpoints) };
 }
 
 /** The management API's route for one endpoint. */

@@ -7,7 +7,10 @@ import { keepGeneratedKey, KeyFileError, type KeptKey } from '../../bins/auth/ge
 import { CliError, EXIT } from '../common/errors.js';
 import { openSharedBinStore } from '../../bins/store/shared-store.js';
 import { openBinStore, type BinStore } from '../../bins/store/store.js';
+import type { IncomingMessage } from 'node:http';
+import { ownerCheck } from '../../bins/auth/owner-request.js';
 import type { Handler } from '../../server/listen.js';
+import type { MockTokens } from '../../server/mock-token.js';
 import type { Logger } from '../../server/logger.js';
 import { defaultDataFile } from '../../store/data-file.js';
 import { consoleLogger } from '../start/console-logger.js';
@@ -18,8 +21,11 @@ import type { ServeBinsFlags, ServeBinsSettings } from './config.js';
 /** What serving the bins takes, apart from listening: serve-bins serves it alone, `serve` beside the mocks. */
 export type BinParts = {
   open(): Promise<BinStore>;
-  handler(store: BinStore): Handler;
+  /** `mockTokens`: beside private mocks, the tokens the owner's output pages carry for their endpoint calls. */
+  handler(store: BinStore, mockTokens?: MockTokens): Handler;
   beforeClose(): void;
+  /** Whether a raw request shows the owner's key or session; undefined when there is no key to show. */
+  owner?: (req: IncomingMessage) => boolean;
   /** The start-up lines, given the URL the bins answer at. */
   banner(url: string, store: BinStore): string;
   /** Said after listening, if anything. */
@@ -36,11 +42,12 @@ export function binParts(host: string, given: BinConfig, where: { data?: string;
   const compiler = createCompiler();
   return {
     open: () => (shared ? openSharedBinStore(shared, cache) : openBinStore(where.data ?? defaultDataFile('bins'), cache)),
-    handler: (store) => {
+    handler: (store, mockTokens) => {
       // Several instances on one store: followers on this one get what editors send to the others.
       if (store.relay) live.join(store.relay);
-      return createBinHandler({ store, config, logger, live, compiler, ...(generated && { keyHint: KEY_HINT }) });
+      return createBinHandler({ store, config, logger, live, compiler, mockTokens, ...(generated && { keyHint: KEY_HINT }) });
     },
+    ...(config.ownership.api_key && { owner: ownerCheck(config) }),
     beforeClose: () => {
       live.close();
       compiler.close();

@@ -2,6 +2,8 @@ import { resolve } from 'node:path';
 import { CliError, EXIT } from '../common/errors.js';
 import { binConfigFromFlags, loadServeBinsSettings, type ServeBinsSettings } from '../serve-bins/config.js';
 import { loadMockSettings, type MockSettings, type ServeMocksFlags } from '../serve-mocks/settings.js';
+import { flagSchema, settingsObject } from '../../server/setting-schemas.js';
+import { layerSettings, validateSettings, type FlatSetting } from '../start/settings.js';
 
 /** `serve`'s flags as commander gives them: serve-mocks' own ones as they are, the data flags named per app. */
 export type ServeFlags = Omit<ServeMocksFlags, 'data' | 'store'> & {
@@ -12,6 +14,7 @@ export type ServeFlags = Omit<ServeMocksFlags, 'data' | 'store'> & {
   config?: string;
   /** false with --no-generated-key. */
   generatedKey?: boolean;
+  privateMocks?: boolean;
 };
 
 export type ServeSettings = {
@@ -21,10 +24,16 @@ export type ServeSettings = {
   bins: ServeBinsSettings;
   binConfig: ReturnType<typeof binConfigFromFlags>;
   mocks: MockSettings;
+  /** --private-mocks: the mock side needs what the bins' owner needs (docs/serve.md, "Private mocks"). */
+  privateMocks: boolean;
 };
 
 /** The one port, as serve-bins has it: the mock server's SNIPPETKIT_MOCK_PORT is serve-mocks' alone. */
 const PORT = { flag: '--port', env: 'PORT', fallback: 3000 };
+
+/** serve's own settings, neither app's alone. */
+const JOINT_SETTINGS: FlatSetting[] = [{ key: 'privateMocks', flag: '--private-mocks', env: 'SNIPPETKIT_PRIVATE_MOCKS', fallback: false }];
+const jointSchema = settingsObject({ privateMocks: flagSchema });
 
 /**
  * Each app's settings by its own loader (same schemas, same messages), with the flags that would be
@@ -32,7 +41,7 @@ const PORT = { flag: '--port', env: 'PORT', fallback: 3000 };
  * ambiguous (SNIPPETKIT_BIN_DATA, SNIPPETKIT_MOCK_DATA, …) and stay.
  */
 export function loadServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv = process.env): ServeSettings {
-  const { binData, binStore, mockData, mockStore, ...common } = flags;
+  const { binData, binStore, mockData, mockStore, privateMocks, ...common } = flags;
   const bins = loadServeBinsSettings(
     { port: flags.port, host: flags.host, data: binData, store: binStore, allowedHost: flags.allowedHost },
     env,
@@ -47,5 +56,7 @@ export function loadServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv = pr
   }
   const binConfig = binConfigFromFlags(flags, env);
   const allowedHosts = [...new Set([...bins.allowedHosts, ...mocks.allowedHosts])];
-  return { port: bins.port, allowedHosts, bins, binConfig, mocks };
+  const own = layerSettings(JOINT_SETTINGS, { privateMocks }, env);
+  const joint = validateSettings(jointSchema, own.value, own.sources);
+  return { port: bins.port, allowedHosts, bins, binConfig, mocks, privateMocks: joint.privateMocks };
 }

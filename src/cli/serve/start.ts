@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import chalk from 'chalk';
 import { ENDPOINT_PREFIX, jointHandler, MOCKS_PREFIX } from '../../server/joint.js';
 import { isLoopback } from '../../server/loopback.js';
+import { mockGate, tokenRoute, type PrivateMocks } from '../../server/mock-gate.js';
+import { createMockTokens, MOCK_TOKEN_HOURS, type MockTokens } from '../../server/mock-token.js';
+import { CliError, EXIT } from '../common/errors.js';
 import { packageFile } from '../../server/package-files.js';
 import { binParts } from '../serve-bins/start.js';
 import { mockParts, openMockWarning } from '../serve-mocks/start.js';
@@ -19,6 +23,8 @@ export async function startJointServer(flags: ServeFlags, settings: ServeSetting
   const logger = consoleLogger(flags.quiet);
   const { bins: binSettings, mocks: mockSettings } = settings;
   const bins = binParts(flags.host, settings.binConfig, binSettings, logger);
+  // Refused before the mocks' parts are made (files watched, a proxy): nothing to undo.
+  const guard = settings.privateMocks ? privateMocks(bins.owner, mockSettings.cors) : undefined;
   const mocks = mockParts(mockSettings, logger);
   await serveUntilSignal<Stores>({
     port: settings.port,
@@ -41,7 +47,12 @@ export async function startJointServer(flags: ServeFlags, settings: ServeSetting
       return { bins: binStore, mocks: mockStore, close };
     },
     handler: (stores) =>
-      jointHandler({ bins: bins.handler(stores.bins), mocks: mocks.handler(stores.mocks), version: packageVersion() }),
+      jointHandler({
+        bins: bins.handler(stores.bins, guard?.tokens),
+        mocks: mocks.handler(stores.mocks),
+        version: packageVersion(),
+        privateMocks: guard,
+      }),
     beforeClose: () => {
       bins.beforeClose();
       mocks.beforeClose();
@@ -52,11 +63,38 @@ export async function startJointServer(flags: ServeFlags, settings: ServeSetting
           [
             bins.banner(url, stores.bins),
             `snippetkit mocks on ${chalk.bold(`${url}${MOCKS_PREFIX}/`)}  endpoints at ${url}${ENDPOINT_PREFIX}  ${mocks.summary(stores.mocks)}`,
+            ...(guard ? [`  ${chalk.green(PRIVATE_LINE)}`] : []),
           ].join('\n'),
     log: logger.info,
   });
   if (bins.warning) logger.warn(bins.warning);
-  if (!isLoopback(flags.host)) logger.warn(openMockWarning(flags.host));
+  if (!isLoopback(flags.host) && !guard) logger.warn(openMockWarning(flags.host));
+}
+
+const PRIVATE_LINE =
+  "mocks private: the page, API and endpoints need the bins' key or their browser session; a bin's output page " +
+  `opened with them carries a token for its endpoint calls (${MOCK_TOKEN_HOURS} hours, until a restart)`;
+
+/** What a refusal says: the key itself is never in it. */
+const REFUSAL =
+  "these mocks are private: send the bin server's API key (Authorization: token KEY, or ?api_key=KEY), or log this " +
+  'browser in once by opening /?api_key=KEY (the address snippetkit serve printed at start)';
+
+/**
+ * --private-mocks: the gate the joint handler runs before the mock server, and the tokens the bins'
+ * output pages carry, both with one secret made now. Without a key there is nothing the owner could show.
+ */
+function privateMocks(owner: ((req: IncomingMessage) => boolean) | undefined, cors: boolean): PrivateMocks & { tokens: MockTokens } {
+  if (!owner) {
+    throw new CliError(
+      '--private-mocks needs a key for the bins to ask for, and this server has none (no ownership.api_key, and no key ' +
+        'of its own: --no-generated-key, ownership.generateKey false, anonymous writes on, or not on a loopback address); ' +
+        'set SNIPPETKIT_OWNERSHIP_API_KEY=<key>',
+      EXIT.usage,
+    );
+  }
+  const tokens = createMockTokens();
+  return { tokens, gate: mockGate({ owner, tokens, preflights: cors, message: REFUSAL }), tokenRoute: tokenRoute(tokens) };
 }
 
 function packageVersion(): string {

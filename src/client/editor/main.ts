@@ -6,6 +6,7 @@ import { wireAddLibrary } from './add-library.js';
 import { createCodePanes } from './code-panes.js';
 import { wireConsoleInput } from '../console/console-input.js';
 import { createMockPane } from '../mock-pane/mock-pane.js';
+import { previewTokens } from '../mock-pane/preview-token.js';
 import { createConsolePane } from '../console/console-pane.js';
 import { debounce } from '../common/debounce.js';
 import { withKey } from '../saving/key-dialog.js';
@@ -72,6 +73,7 @@ const panes = createCodePanes(
   [mocks.selectionAction],
 );
 const compilePanels = createPanelCompiler(root, () => apiKey.get());
+const mockToken = previewTokens(root);
 let shown = 0;
 /**
  * Compiles what the panes hold and shows it, unless a newer render has started meanwhile; without the
@@ -80,7 +82,9 @@ let shown = 0;
 async function showPreview(panels: Panels, withJs = runControls.withJs()): Promise<void> {
   const turn = ++shown;
   const { panels: compiled, errors } = await compilePanels(withJs ? panels : { ...panels, javascript: '' }, selectors.read());
-  const claim = bin === null ? '' : binClaimScript(`${bin}/${rev}`, new URL('endpoint/', root).href);
+  const named = bin === null ? undefined : `${bin}/${rev}`;
+  // With private mocks, the preview's calls carry a token for the claim (the frame has no cookie to show).
+  const claim = named === undefined ? '' : binClaimScript(named, new URL('endpoint/', root).href, await mockToken(named));
   if (turn === shown) renderPreview(frame, compiled, consolePane, errors, claim);
 }
 const preview = debounce(() => void showPreview(panes.read()), 300);

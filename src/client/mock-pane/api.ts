@@ -6,6 +6,8 @@ export type MockServer = {
   endpoints: URL;
   /** The mock page (`/mocks/static/`), whose hash routes open an endpoint (`#endpoint/<name>`). */
   page: URL;
+  /** With private mocks (`serve --private-mocks`): where the preview's token is asked for (preview-token.ts). */
+  tokens?: URL;
 };
 
 /** An item of `GET /api/endpoints` (docs/mock-api.md), the fields the pane shows. */
@@ -31,7 +33,7 @@ export async function findMockServer(root: URL): Promise<MockServer | undefined>
   try {
     const res = await fetch(new URL('api/whoami', root), { cache: 'no-store' });
     if (!res.ok) return undefined;
-    const answer = (await res.json()) as { server?: unknown; mocks?: unknown; endpoints?: unknown };
+    const answer = (await res.json()) as { server?: unknown; mocks?: unknown; endpoints?: unknown; mockTokens?: unknown };
     if (answer.server !== 'snippetkit serve' || typeof answer.mocks !== 'string' || typeof answer.endpoints !== 'string') {
       return undefined;
     }
@@ -40,6 +42,7 @@ export async function findMockServer(root: URL): Promise<MockServer | undefined>
       api: new URL('api/', mocks),
       endpoints: new URL(answer.endpoints.replace(/^\//, ''), root),
       page: new URL('static/', mocks),
+      ...(typeof answer.mockTokens === 'string' && { tokens: new URL(answer.mockTokens.replace(/^\//, ''), root) }),
     };
   } catch {
     return undefined; // unreachable, or not JSON: no mocks here
