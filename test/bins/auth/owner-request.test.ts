@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sessionCookie } from '../../../src/bins/auth/auth.js';
 import { ownerCheck } from '../../../src/bins/auth/owner-request.js';
-import { binConfigWith } from '../../../src/cli/serve-bins/config.js';
+import { binConfigWith } from '../../../src/bins/config/defaults.js';
 
 // The owner's key or session read off a raw request (src/bins/auth/owner-request.ts), as the joint
 // server's private mocks gate reads it: what counts, and what of it is taken out before the mocks see it.
