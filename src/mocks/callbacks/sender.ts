@@ -1,5 +1,5 @@
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Agent as HttpsAgent } from 'node:https';
 import { CALLBACK_BYTES, textCost, type MemoryAccount } from '../../gates/memory-budget.js';
 import type { CallbackResult } from '../record/record.js';
 import type { RenderedCallback } from '../record/callback-templates.js';
@@ -62,7 +62,14 @@ export function createCallbackSender(options: CallbackSenderOptions): CallbackSe
   const { hosts, account } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS;
   // Kept-alive sockets per host, a bounded number: a flood of callbacks queues rather than opens thousands.
-  const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: 16 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 16 }) };
+  const agent = { keepAlive: true, maxSockets: 16 };
+  const http = new HttpAgent(agent);
+  // node:https (with TLS) at the first https callback: loading it costs every start about 10 ms.
+  let https: { agent: HttpsAgent; request: typeof httpRequest } | undefined;
+  const secure = () => {
+    const module = process.getBuiltinModule('node:https');
+    return (https ??= { agent: new module.Agent(agent), request: module.request });
+  };
   const live = new Set<{ stop(reason: string): void }>();
   let closed = false;
 
@@ -100,7 +107,7 @@ export function createCallbackSender(options: CallbackSenderOptions): CallbackSe
     };
     live.add(handle);
     const go = () => {
-      const https = judged.protocol === 'https:';
+      const tls = judged.protocol === 'https:' ? secure() : undefined;
       const headers: Record<string, string> = {
         ...callback.headers,
         'User-Agent': 'snippetkit-callback',
@@ -109,7 +116,7 @@ export function createCallbackSender(options: CallbackSenderOptions): CallbackSe
       if (callback.body !== undefined) headers['Content-Length'] = String(bodyBytes);
       sentAt = performance.now();
       timer = setTimeout(() => handle.stop(`timed out after ${timeoutMs} ms`), timeoutMs);
-      request = (https ? httpsRequest : httpRequest)(judged, { method: callback.method, headers, agent: https ? agents.https : agents.http });
+      request = (tls?.request ?? httpRequest)(judged, { method: callback.method, headers, agent: tls?.agent ?? http });
       request.on('response', (response) => {
         settle({ status: response.statusCode ?? 0, ms: Math.round(performance.now() - sentAt) });
         // Read to the end so the socket can serve the next callback; the body is not kept.
@@ -144,8 +151,8 @@ export function createCallbackSender(options: CallbackSenderOptions): CallbackSe
     close() {
       closed = true;
       for (const handle of [...live]) handle.stop('not sent or cut: the server closed');
-      agents.http.destroy();
-      agents.https.destroy();
+      http.destroy();
+      https?.agent.destroy();
     },
   };
 }
