@@ -141,6 +141,8 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
     scenario.value = record.scenario ?? '';
     setState.value = record.setState ?? '';
     callbacks.value = record.callbacks === undefined ? '' : jsonText(record.callbacks);
+    // Tall enough to read a callback or two whole; the box scrolls past that.
+    callbacks.rows = Math.min(14, Math.max(3, callbacks.value.split('\n').length));
     showKind();
     error.hidden = true;
     saved.textContent = '';
