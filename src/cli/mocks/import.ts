@@ -101,10 +101,10 @@ async function fromOpenapi(file: string, text: string, out: { note(message: stri
  * server's import route checks them as it checks any record, its --max-body bounding what is sent.
  */
 function fromHar(file: string, value: unknown, flags: MockImportFlags, out: { note(message: string): void }) {
-  const options = { recordCookies: flags.recordCookies === true, ...(flags.host !== undefined && { host: flags.host }) };
+  const { host: given, recordCookies = false } = flags;
   let har: HarRecords;
   try {
-    har = harRecords(value, options);
+    har = harRecords(value, { recordCookies, ...(given !== undefined && { host: given }) });
   } catch (err) {
     if (err instanceof HarError) throw new CliError(`${file} ${err.message}`, EXIT.file);
     throw err;
@@ -112,8 +112,10 @@ function fromHar(file: string, value: unknown, flags: MockImportFlags, out: { no
   const { records, host, otherHosts, skipped, replaced } = har;
   if (otherHosts > 0) out.note(`${file}: skipped ${otherHosts} entries for other hosts than ${host} (--host)`);
   for (const [reason, count] of skipped) out.note(`${file}: skipped ${count} entries: ${reason}`);
-  if (replaced > 0) out.note(`${file}: ${replaced} answers replaced by a later one for the same request`);
-  if (records.length === 0) throw new CliError(`${file} holds no answer from ${host || 'any host'} to import`, EXIT.file);
+  if (replaced > 0) out.note(`${file}: ${replaced} answers replaced by a different later one to the same request`);
+  if (records.length === 0) {
+    throw new CliError(`${file} holds no answer from ${host || 'any host'} to import`, EXIT.file);
+  }
   return records;
 }
 

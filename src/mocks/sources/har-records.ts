@@ -1,5 +1,6 @@
 import { isJsonObject } from '../../http/json-body.js';
 import {
+  queryKey,
   queryOf,
   recordedContent,
   recordedHeaders,
@@ -34,13 +35,20 @@ export type HarRecords = {
   otherHosts: number;
   /** Why entries of the host were left out, and how many for each reason. */
   skipped: Map<string, number>;
-  /** Answers replaced by a later one for the same method, path and query (the last one wins). */
+  /** Answers replaced by a different later one for the same method, path and query (the last one wins). */
   replaced: number;
 };
 
 type Entry = { method: string; url: URL; status: number; headers: Record<string, string[]>; content: Content };
 type Content = { text?: string; encoding?: string; size?: number; mimeType?: string };
-type Group = { method: string; path: string; origin: string; responses: RecordedResponse[] };
+type Group = {
+  method: string;
+  path: string;
+  origin: string;
+  responses: RecordedResponse[];
+  /** Each query's answer as text, to tell a changed answer from the same one seen again. */
+  answers: Map<string, string>;
+};
 
 /** True for a document shaped as a HAR: `{ log: { entries: [...] } }`. */
 export function isHar(value: unknown): boolean {
@@ -78,13 +86,20 @@ export function harRecords(har: unknown, options: HarOptions): HarRecords {
     }
     const path = entry.url.pathname.slice(1).replace(/\/$/, '');
     const key = `${entry.method} ${path}`;
-    const group = groups.get(key) ?? { method: entry.method, path, origin: entry.url.origin, responses: [] };
+    const group = groups.get(key) ?? {
+      ...{ method: entry.method, path, origin: entry.url.origin },
+      ...{ responses: [], answers: new Map<string, string>() },
+    };
     const responses = withResponse(group.responses, response);
     if (typeof responses === 'string') {
       skip(responses);
       continue;
     }
-    if (responses.length === group.responses.length) replaced++;
+    const query = queryKey(response.when.query);
+    const answer = answerText(response);
+    const before = group.answers.get(query);
+    if (before !== undefined && before !== answer) replaced++;
+    group.answers.set(query, answer);
     group.responses = responses;
     groups.set(key, group);
   }
@@ -164,6 +179,11 @@ function responseOf(entry: Entry, recordCookies: boolean): RecordedResponse | st
   return { when: { query: queryOf(entry.url.search) }, statusCode: status, ...answer, headers };
 }
 
+/** A response without its `when`, as text: two answers alike give the same text. */
+function answerText({ when: _when, ...answer }: RecordedResponse): string {
+  return JSON.stringify(answer);
+}
+
 /**
  * One recording per method and path, named as the recorder names them. Its answers are told apart by
  * query only when the query changes the answer: answers all alike make one that answers any query.
@@ -176,7 +196,7 @@ function recordsOf(groups: Map<string, Group>): RecordShape[] {
     let name = slug;
     for (let i = 2; taken.has(name); i++) name = `${slug}-${i}`;
     taken.add(name);
-    const answers = new Set(responses.map(({ when: _when, ...answer }) => JSON.stringify(answer)));
+    const answers = new Set(responses.map(answerText));
     const kept = answers.size === 1 ? [{ ...responses[0]!, when: { query: {} } }] : responses;
     records.push(recordingShape(name, method, path, origin, kept));
   }

@@ -73,19 +73,20 @@ describe('HAR files as recordings (mocks/sources/har-records)', () => {
     ]);
   });
 
-  it('keeps the last answer of a request made twice, and counts the one replaced', () => {
+  it('keeps the last answer of a request made twice, counting it replaced only when it differs', () => {
     const result = convert(
       har(
         entry('http://a.test/n?k=1', { text: '1' }),
         entry('http://a.test/n?k=2', { text: '2' }),
         entry('http://a.test/n?k=1', { text: '3' }),
+        entry('http://a.test/n?k=2', { text: '2' }),
       ),
     );
     expect(result.replaced).to.equal(1);
     const responses = result.records[0]!.responses as { when: unknown; data: unknown }[];
     expect(responses.map((r) => [r.when, r.data])).to.deep.equal([
-      [{ query: { k: '2' } }, 2],
       [{ query: { k: '1' } }, 3],
+      [{ query: { k: '2' } }, 2],
     ]);
   });
 
