@@ -129,7 +129,8 @@ function entryOf(value: unknown, index: number): Entry | string {
   if (response.status === 101 || (value as { _resourceType?: unknown })._resourceType === 'websocket') {
     return 'a WebSocket';
   }
-  const headers: Record<string, string[]> = {};
+  // No prototype: a header named `__proto__` is a header like any other.
+  const headers: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   for (const header of response.headers) {
     if (!isJsonObject(header) || typeof header.name !== 'string' || typeof header.value !== 'string') {
       throw new HarError(`${where}.response.headers holds a header without a name and a value`);
