@@ -34,6 +34,7 @@ export async function mockImport(path: string, flags: MockImportFlags, command: 
   const endpoints: unknown[] = [];
   const sources: Source[] = [];
   const problems: string[] = [];
+  let hars = 0;
   for (const { file, name, folder } of await recordFiles(path)) {
     let value: unknown;
     try {
@@ -41,7 +42,10 @@ export async function mockImport(path: string, flags: MockImportFlags, command: 
       value = parseRecordFile(text, file, formatOf(file) ?? 'json');
       if (flags.collections) value = fromDb(file, value);
       else if (flags.openapi || isOpenapi(value)) value = await fromOpenapi(file, text, out);
-      else if (isHarFile(file) || isHar(value)) value = fromHar(file, value, flags, out);
+      else if (isHarFile(file) || isHar(value)) {
+        value = fromHar(file, value, flags, out);
+        hars++;
+      }
     } catch (err) {
       if (!(err instanceof CliError)) throw err;
       problems.push(err.message);
@@ -59,6 +63,9 @@ export async function mockImport(path: string, flags: MockImportFlags, command: 
   }
   if (problems.length > 0) {
     throw new CliError(`${problems.length} files do not parse; nothing was sent`, EXIT.file, problems);
+  }
+  if (hars === 0 && (flags.host !== undefined || flags.recordCookies)) {
+    throw new CliError(`--host and --record-cookies are for HAR files, and ${path} holds none`, EXIT.usage);
   }
 
   const replace = flags.replace === true;

@@ -58,4 +58,13 @@ describe('snippetkit mock import of a HAR file', function () {
     }
     expect(await names()).to.deep.equal(before);
   });
+
+  it('refuses --host and --record-cookies for a file that is not a HAR, sending nothing', async () => {
+    const before = await names();
+    const file = server.file('records.json', '[{"name": "plain", "data": 1}]');
+    const result = await cli([file, '--host', 'api.test']);
+    expect(result.code).to.equal(EXIT.usage);
+    expect(result.stderr).to.contain(`--host and --record-cookies are for HAR files, and ${file} holds none`);
+    expect(await names()).to.deep.equal(before);
+  });
 });
