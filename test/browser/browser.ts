@@ -29,8 +29,8 @@ const ARGS = [
 
 let launched: Promise<Browser> | undefined;
 
-/** The one browser of this test run, launched by the first browser test that asks. */
-function browser(): Promise<Browser> {
+/** The one browser of this test run, launched by the first browser test that asks (a test that needs a context of its own, recordHar, opens it here). */
+export function browser(): Promise<Browser> {
   launched ??= chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
   return launched;
 }

@@ -43,11 +43,15 @@ Examples:
   $ snippetkit mock import mocks/ --replace
   $ snippetkit mock import openapi.yaml      # one endpoint per operation
   $ snippetkit mock import db.json --collections   # json-server's db.json: a collection per key
+  $ snippetkit mock import session.har --host api.example.com   # a browser's recorded answers
 
 A file holds one endpoint record or a list of them (JSON, or YAML for .yaml and .yml); a folder is
 read recursively. A file's one record without "name" takes the file's path without the extension.
 A file with a top-level "openapi" or "swagger" key is an OpenAPI document: each operation becomes an
 endpoint answering its documented statuses (pick one with ?__code=404 or Prefer: code=404).
+A .har file (or one with log.entries) is an HTTP Archive: each method and path answered becomes an
+endpoint replaying what was recorded, as --proxy --record would have; entries it cannot replay
+(other hosts, binary bodies, data: URLs, WebSockets) are skipped and counted.
 Nothing is written unless every record is valid and (without --replace) no name exists yet: the
 problems are listed all at once.`;
 
@@ -128,11 +132,13 @@ export function registerMockCommands(program: Command): void {
     );
 
   withClientFlags(mock.command('import'), 'mock')
-    .description('add the endpoints of a file or folder made by `mock export`, or of an OpenAPI document, all or none')
-    .argument('<path>', 'a .json, .yaml or .yml file, or a folder of them')
+    .description('add the endpoints of a file or folder made by `mock export`, an OpenAPI document or a HAR, all or none')
+    .argument('<path>', 'a .json, .yaml, .yml or .har file, or a folder of record files')
     .option('-r, --replace', 'replace endpoints of the same names (otherwise those names are refused)')
     .option('--openapi', 'read each file as an OpenAPI 3 or Swagger 2.0 document, refusing any other')
     .option('--collections', 'read each file as a json-server database: each key becomes a collection endpoint')
+    .option('--host <host>', "a HAR's answers from this host[:port] only (default: the most common one)")
+    .option('--record-cookies', "keep a HAR's Set-Cookie headers (dropped by default)")
     .addHelpText('after', IMPORT_EXAMPLES)
     .action((path: string, flags: MockImportFlags, command: Command) =>
       import('./import.js').then((m) => m.mockImport(path, flags, command)),

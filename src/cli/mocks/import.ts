@@ -9,8 +9,15 @@ import { isOpenapi } from '../../mocks/sources/openapi/is-openapi.js';
 import { dbRecords, NOT_A_DB } from '../../mocks/sources/db-file-parser.js';
 import { MAX_SOURCE_FILE_BYTES, readSourceFile } from '../../mocks/sources/read-source.js';
 import { FileRefused, readGatedFile } from '../../gates/file-gate.js';
+import { HarError, harRecords, isHar, type HarRecords } from '../../mocks/sources/har-records.js';
 
-export type MockImportFlags = { replace?: boolean; openapi?: boolean; collections?: boolean };
+export type MockImportFlags = {
+  replace?: boolean;
+  openapi?: boolean;
+  collections?: boolean;
+  host?: string;
+  recordCookies?: boolean;
+};
 
 /** Where a record came from: the file, and its place in the file's list when the file holds one. */
 type Source = { file: string; item?: number };
@@ -27,13 +34,18 @@ export async function mockImport(path: string, flags: MockImportFlags, command: 
   const endpoints: unknown[] = [];
   const sources: Source[] = [];
   const problems: string[] = [];
+  let hars = 0;
   for (const { file, name, folder } of await recordFiles(path)) {
     let value: unknown;
     try {
       const text = readGated(file, folder);
-      value = parseRecordFile(text, file, formatOf(file)!);
+      value = parseRecordFile(text, file, formatOf(file) ?? 'json');
       if (flags.collections) value = fromDb(file, value);
       else if (flags.openapi || isOpenapi(value)) value = await fromOpenapi(file, text, out);
+      else if (isHarFile(file) || isHar(value)) {
+        value = fromHar(file, value, flags, out);
+        hars++;
+      }
     } catch (err) {
       if (!(err instanceof CliError)) throw err;
       problems.push(err.message);
@@ -51,6 +63,9 @@ export async function mockImport(path: string, flags: MockImportFlags, command: 
   }
   if (problems.length > 0) {
     throw new CliError(`${problems.length} files do not parse; nothing was sent`, EXIT.file, problems);
+  }
+  if (hars === 0 && (flags.host !== undefined || flags.recordCookies)) {
+    throw new CliError(`--host and --record-cookies are for HAR files, and ${path} holds none`, EXIT.usage);
   }
 
   const replace = flags.replace === true;
@@ -88,6 +103,30 @@ async function fromOpenapi(file: string, text: string, out: { note(message: stri
 }
 
 /**
+ * A HAR's recordings (docs/mock-api.md, "From a HAR file"), made here rather than by the server: only
+ * the records travel (not the file's requests, cookies and all, nor its skipped entries), and the
+ * server's import route checks them as it checks any record, its --max-body bounding what is sent.
+ */
+function fromHar(file: string, value: unknown, flags: MockImportFlags, out: { note(message: string): void }) {
+  const { host: given, recordCookies = false } = flags;
+  let har: HarRecords;
+  try {
+    har = harRecords(value, { recordCookies, ...(given !== undefined && { host: given }) });
+  } catch (err) {
+    if (err instanceof HarError) throw new CliError(`${file} ${err.message}`, EXIT.file);
+    throw err;
+  }
+  const { records, host, otherHosts, skipped, replaced } = har;
+  if (otherHosts > 0) out.note(`${file}: skipped ${otherHosts} entries for other hosts than ${host} (--host)`);
+  for (const [reason, count] of skipped) out.note(`${file}: skipped ${count} entries: ${reason}`);
+  if (replaced > 0) out.note(`${file}: ${replaced} answers replaced by a different later one to the same request`);
+  if (records.length === 0) {
+    throw new CliError(`${file} holds no answer from ${host || 'any host'} to import`, EXIT.file);
+  }
+  return records;
+}
+
+/**
  * A file's text, through the Files gate: what is sent to a server (maybe another machine's) is a
  * regular file, capped, and under a folder given, never a link in it leading out. An OpenAPI
  * document's $refs are gated by its own folder (load-document.ts).
@@ -118,7 +157,9 @@ async function recordFiles(path: string): Promise<RecordFile[]> {
     throw new CliError(`cannot read ${path}: ${fileErrorReason(err)}`, EXIT.file);
   }
   if (!isFolder) {
-    if (!formatOf(path)) throw new CliError(`${path} is not a .json, .yaml or .yml file`, EXIT.usage);
+    if (!formatOf(path) && !isHarFile(path)) {
+      throw new CliError(`${path} is not a .json, .yaml, .yml or .har file`, EXIT.usage);
+    }
     return [{ file: path, name: basename(path, extname(path)) }];
   }
   let entries: string[];
@@ -133,6 +174,10 @@ async function recordFiles(path: string): Promise<RecordFile[]> {
     const name = relative('', entry.slice(0, -extname(entry).length)).split(sep).join('/');
     return { file: join(path, entry), name, folder: path };
   });
+}
+
+function isHarFile(path: string): boolean {
+  return extname(path).toLowerCase() === '.har';
 }
 
 /** The server's 400 or 409, one line per record with the file it came from. */

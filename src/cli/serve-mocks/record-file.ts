@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { RecordShape } from '../../mocks/proxy/recorder.js';
+import type { RecordShape } from '../../mocks/record/recording.js';
 import { leadsInside } from '../../gates/file-gate.js';
 import { fileErrorReason } from '../common/errors.js';
 import { formatRecords } from '../common/record-files.js';

@@ -9,7 +9,7 @@ import type { MockStore } from '../../mocks/store/store.js';
 import type { Handler } from '../../server/listen.js';
 import type { Logger } from '../../server/logger.js';
 import type { ProxySettings } from '../../mocks/proxy/proxy.js';
-import type { RecordShape } from '../../mocks/proxy/recorder.js';
+import type { RecordShape } from '../../mocks/record/recording.js';
 import { defaultDataFile } from '../../store/data-file.js';
 import { isLoopback } from '../../server/loopback.js';
 import { consoleLogger } from '../start/console-logger.js';

@@ -1,19 +1,3 @@
-import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
-import { HOP_BY_HOP } from '../../http/hop-by-hop.js';
-
-/** `headers` without hop-by-hop ones, those named in `Connection`, and the names in `drop` (lower case). */
-export function endToEnd(headers: IncomingHttpHeaders, drop: readonly string[] = []): OutgoingHttpHeaders {
-  const named = String(headers.connection ?? '')
-    .split(',')
-    .map((name) => name.trim().toLowerCase());
-  const out: OutgoingHttpHeaders = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || named.includes(name) || drop.includes(name)) continue;
-    out[name] = value;
-  }
-  return out;
-}
-
 /** Why an upstream request failed, as the client is told: 502 when it could not answer, 504 when too slow. */
 export type UpstreamFailure = { status: 502 | 504; cause: string };
 

@@ -2,8 +2,10 @@ import { request as httpRequest, type IncomingMessage, type ServerResponse } fro
 import { corsHeaders } from '../../http/cors.js';
 import type { Logger } from '../../server/logger.js';
 import { ENDPOINT_CORS, ENDPOINT_SANDBOX } from '../serve/answer-head.js';
-import { endToEnd, upstreamFailure, type UpstreamFailure } from './http.js';
-import { isUnrecorded, queryOf } from './query.js';
+import { endToEnd } from '../../http/hop-by-hop.js';
+import { upstreamFailure, type UpstreamFailure } from './http.js';
+import { isUnrecorded } from './query.js';
+import { queryOf } from '../record/recording.js';
 import { createRecorder, type RecorderOptions } from './recorder.js';
 import type { MockStore } from '../store/store.js';
 import type { ProxyHook } from '../serve/endpoint.js';

@@ -2,12 +2,20 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { clientError } from '../../http/errors.js';
 import type { Logger } from '../../server/logger.js';
-import { endToEnd } from './http.js';
-import { queryKey, RECORDED_HEADER, type QueryRecord } from './query.js';
+import {
+  RECORDED_HEADER,
+  recordedContent,
+  recordedHeaders,
+  recordingShape,
+  recordingSlug,
+  unrecordable,
+  withResponse,
+  type QueryRecord,
+  type RecordShape,
+} from '../record/recording.js';
 import type { MockInput, StoredMock } from '../record/record.js';
 import type { MockStore } from '../store/store.js';
 import { parseMockInput } from '../record/validate.js';
-import { MAX_RESPONSES } from '../record/validate-responses.js';
 
 /** One answer as it came back from upstream, body whole (at most the recording limit). */
 export type Exchange = {
@@ -19,9 +27,6 @@ export type Exchange = {
   headers: IncomingHttpHeaders;
   body: Buffer;
 };
-
-/** An endpoint record as the API takes it and `mock export` writes it (`data` parsed, not serialized). */
-export type RecordShape = Record<string, unknown> & { name: string };
 
 export type RecorderOptions = {
   store: MockStore;
@@ -35,10 +40,6 @@ export type RecorderOptions = {
 export type Recorder = (exchange: Exchange) => Promise<void>;
 
 const MAX_WAITING = 100;
-const PLAIN_PATH = /^[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/;
-
-// Not worth keeping: the date is stale when replayed; length and encoding describe the bytes as they travelled.
-const DROPPED = ['content-length', 'content-encoding', 'date'];
 
 /** Saves answers as endpoints: one per method and path, one response per distinct query (`when.query`). */
 export function createRecorder(options: RecorderOptions): Recorder {
@@ -79,39 +80,20 @@ export function createRecorder(options: RecorderOptions): Recorder {
 function recordOf(exchange: Exchange, options: RecorderOptions): RecordShape | string {
   const { method, query } = exchange;
   const path = exchange.path.replace(/\/$/, '');
-  // `*` and `:x` would be a wildcard or a parameter, answering far more than what was recorded.
-  if (!PLAIN_PATH.test(path)) return 'only paths of letters, digits and . _ ~ - segments are recorded';
-  if (method === 'HEAD') return 'a HEAD answer has no body to replay (a recorded GET answers HEAD)';
+  const refused = unrecordable(method, path);
+  if (refused) return refused;
   const content = contentOf(exchange);
   if (typeof content === 'string') return content;
-  const drop = options.recordCookies ? DROPPED : [...DROPPED, 'set-cookie'];
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(endToEnd(exchange.headers, drop))) {
-    // A record holds one value per header: of several Set-Cookie lines, the first is kept.
-    headers[name] = Array.isArray(value) ? String(value[0]) : String(value);
-  }
+  const headers = recordedHeaders(exchange.headers, options.recordCookies);
   const response = { when: { query }, statusCode: exchange.status, ...content, headers };
   const existing = recordingAt(options.store, method, path);
+  const responses = withResponse<object>((existing?.responses ?? []).map(shapeOfResponse), response);
+  if (typeof responses === 'string') return responses;
   const name = existing?.name ?? freeName(options.store, method, path);
-  const key = queryKey(query);
-  const others = (existing?.responses ?? []).filter((r) => !r.when?.query || queryKey(r.when.query) !== key);
-  if (others.length >= MAX_RESPONSES) return `it has ${MAX_RESPONSES} recorded queries already`;
-  const responses = [...others.map(shapeOfResponse), response];
-  // first-match: the most specific query first, so the query-less recording is the last resort offline.
-  responses.sort((a, b) => Object.keys(b.when?.query ?? {}).length - Object.keys(a.when?.query ?? {}).length);
-  const message = `no recording answers ${method} /endpoint/${path} with this query`;
-  return {
-    name,
-    path,
-    methods: [method],
-    statusCode: 404,
-    data: { success: false, message },
-    headers: { [RECORDED_HEADER]: options.target },
-    responses,
-  };
+  return recordingShape(name, method, path, options.target, responses);
 }
 
-/** `data` when the answer is JSON, else `body` when it is text; a reason when it is neither. */
+/** The body decoded as it travelled, then as a record holds it; a reason when it cannot be. */
 function contentOf(exchange: Exchange): { data: unknown } | { body: string } | string {
   const encoding = String(exchange.headers['content-encoding'] ?? 'identity').toLowerCase();
   let bytes: Buffer;
@@ -120,21 +102,8 @@ function contentOf(exchange: Exchange): { data: unknown } | { body: string } | s
   } catch {
     return `its ${encoding} body does not decode`;
   }
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return 'a binary answer (not UTF-8 text) is passed through but not recorded';
-  }
-  if (text.includes('\0')) return 'a binary answer is passed through but not recorded';
-  if (/[/+]json\b/i.test(String(exchange.headers['content-type'] ?? ''))) {
-    try {
-      return { data: JSON.parse(text) as unknown };
-    } catch {
-      // Labelled JSON but not JSON: kept as the text it is.
-    }
-  }
-  return { body: text };
+  const content = recordedContent(bytes, String(exchange.headers['content-type'] ?? ''));
+  return typeof content === 'string' ? `${content} (it is passed through)` : content;
 }
 
 function decode(body: Buffer, encoding: string): Buffer {
@@ -154,13 +123,9 @@ function recordingAt(store: MockStore, method: string, path: string): StoredMock
   return same && record.headers?.[RECORDED_HEADER] !== undefined ? record : undefined;
 }
 
-/** `get-users-1` from GET users/1; `-2`, `-3`… after it when that name is taken. */
+/** The slug of method and path; `-2`, `-3`… after it when that name is taken. */
 function freeName(store: MockStore, method: string, path: string): string {
-  const slug = `${method}-${path}`
-    .toLowerCase()
-    .replace(/[^a-z0-9._~]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 120);
+  const slug = recordingSlug(method, path);
   if (!store.get(slug)) return slug;
   for (let i = 2; ; i++) if (!store.get(`${slug}-${i}`)) return `${slug}-${i}`;
 }

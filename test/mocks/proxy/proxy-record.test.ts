@@ -76,6 +76,22 @@ describe('serve-mocks --proxy --record', () => {
     expect(server.store.get('get-notes')!.record.responses![0]!.body).to.equal('text for /notes');
   });
 
+  it('keeps JSON that JSON.stringify would change (a 64-bit id) as the text it is, and replays it as sent', async () => {
+    const sent = '{"id": 12345678901234567890}';
+    upstream.answer = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(sent);
+    };
+    await server.fetch('/endpoint/ids');
+    await recorded(1);
+    expect(server.store.get('get-ids')!.record.responses![0]!.body).to.equal(sent);
+    await server.close();
+    server = await startMockServer({ file: file() });
+    const replay = await server.fetch('/endpoint/ids');
+    expect(replay.headers.get('content-type')).to.equal('application/json');
+    expect(await replay.text()).to.equal(sent);
+  });
+
   it('keeps the first set-cookie with --record-cookies', async () => {
     await server.close();
     server = await start({ recordCookies: true });
