@@ -57,7 +57,9 @@ function answerList(items: Item[], request: CollectionRequest): Change<Collectio
       }
       item = body;
     }
-    return { answer: { status: 201, value: item }, state: [...items, item] };
+    // Where the new item is, as json-server 0.17 says it (its path; buildHead exposes it to scripts).
+    const location = `${request.url.split('?')[0]}/${encodeURIComponent(String(item.id))}`;
+    return { answer: { status: 201, value: item, headers: ['Location', location] }, state: [...items, item] };
   }
   const index = items.findIndex((item) => sameId(item.id, id));
   if (method === 'GET' || method === 'HEAD') {
@@ -92,11 +94,16 @@ function answerSingle(value: Item, request: CollectionRequest): Change<Collectio
   return { answer: { status: method === 'POST' ? 201 : 200, value: next }, state: next };
 }
 
-/** json-server's next id: one past the largest number, or a fresh text id when the ids are text. */
+/**
+ * json-server's next id: one past the largest number, or a fresh text id when the ids are text.
+ * Items without an id are passed over; none with one is 1 (json-server 0.17 fails there).
+ */
 function nextId(items: Item[]): number | string {
-  if (items.length === 0) return 1;
   let max: unknown;
-  for (const item of items) if (max === undefined || (item.id as number) > (max as number)) max = item.id;
+  for (const { id } of items) {
+    if (id !== undefined && id !== null && (max === undefined || (id as number) > (max as number))) max = id;
+  }
+  if (max === undefined) return 1;
   if (typeof max === 'number' && Number.isFinite(max)) return Math.floor(max) + 1;
   // json-server 0.17 draws a 7-character nanoid; unique against the ids there are.
   for (;;) {

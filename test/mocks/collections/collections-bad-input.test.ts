@@ -19,9 +19,9 @@ describe('collections: bad input', () => {
   // [record, field, message]
   const records: [Record<string, unknown>, string, string][] = [
     [{ data: 'x', collection: true }, 'data',
-      'the data of a collection must be a list of objects with ids, or one object'],
+      'the data of a collection must be a list of objects, or one object'],
     [{ data: [1], collection: true }, 'data[0]', 'data[0] must be an object: a collection is a list of objects'],
-    [{ data: [{ title: 'a' }], collection: true }, 'data[0].id', 'data[0].id must be a number or a non-empty string'],
+    [{ data: [{ title: 'a' }, { id: '' }], collection: true }, 'data[1].id', 'data[1].id must be a number or a non-empty string'],
     [{ data: [{ id: 1 }, { id: '1' }], collection: true }, 'data[1].id', 'data[1].id "1" is there twice'],
     [{ data: [], collection: true, responses: [] }, 'responses',
       'responses cannot be set on a collection: its answers are json-server\'s'],
