@@ -108,3 +108,73 @@ describe('collections: items without ids (json-server 0.17 serves them)', () => 
     expect(await (await post({ a: 3 })).json()).to.deep.equal({ a: 3, id: 2 });
   });
 });
+
+describe("collections: json-server 0.17's relations (nested routes, _embed, _expand, DELETE, /db)", () => {
+  let running: DbServer;
+  beforeEach(async () => {
+    running = await startDbServer(JSON.stringify(db));
+  });
+  afterEach(() => running.close());
+  const fetchJson = async (path: string) => (await running.server.fetch(`/endpoint/${path}`)).json();
+  const send = (method: string, path: string, body?: unknown) =>
+    running.server.fetch(`/endpoint/${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  it('GET /posts/1/comments answers the comments whose postId is 1', async () => {
+    expect(await fetchJson('posts/1/comments')).to.deep.equal([comments[0], comments[1]]);
+  });
+
+  it('POST /posts/1/comments sets postId to the path\'s "1"', async () => {
+    const res = await send('POST', 'posts/1/comments', { body: 'foo' });
+    expect(res.status).to.equal(201);
+    expect(await res.json()).to.deep.equal({ body: 'foo', postId: '1', id: 6 });
+  });
+
+  it('answers 404 {} for a nested collection that is not there, and for other methods', async () => {
+    expect((await send('GET', 'posts/1/nothing')).status).to.equal(404);
+    const put = await send('PUT', 'posts/1/comments', { body: 'x' });
+    expect([put.status, await put.json()]).to.deep.equal([404, {}]);
+  });
+
+  const embedded = (post: (typeof posts)[number], extra: Record<string, unknown>) => ({ ...post, ...extra });
+  const RELATED: [string, unknown][] = [
+    ['posts?_embed=comments', [
+      embedded(posts[0], { comments: [comments[0], comments[1]] }),
+      embedded(posts[1], { comments: [comments[2], comments[3], comments[4]] }),
+    ]],
+    ['posts?_embed=comments&_embed=refs', [
+      embedded(posts[0], { comments: [comments[0], comments[1]], refs: [db.refs[0]] }),
+      embedded(posts[1], { comments: [comments[2], comments[3], comments[4]], refs: [] }),
+    ]],
+    ['posts/1?_embed=comments', embedded(posts[0], { comments: [comments[0], comments[1]] })],
+    ['posts/1?_embed=comments&_embed=refs', embedded(posts[0], { comments: [comments[0], comments[1]], refs: [db.refs[0]] })],
+    ['refs?_expand=post', [{ ...db.refs[0], post: posts[0] }]],
+    ['comments/1?_expand=post', { ...comments[0], post: posts[0] }],
+    ['refs?_expand=post&_expand=user', [{ ...db.refs[0], post: posts[0], user: users[0] }]],
+    ['comments/1?_expand=post&_expand=user', { ...comments[0], post: posts[0], user: users[0] }],
+  ];
+  for (const [path, body] of RELATED) {
+    it(`GET /${path} answers as json-server 0.17 does`, async () => {
+      expect(await fetchJson(path)).to.deep.equal(body);
+    });
+  }
+
+  it('DELETE /posts/1 answers {} and removes what named post 1 (comments 1 and 2, ref abcd-1234)', async () => {
+    const res = await send('DELETE', 'posts/1');
+    expect([res.status, await res.json()]).to.deep.equal([200, {}]);
+    expect(await fetchJson('posts')).to.deep.equal([posts[1]]);
+    expect(await fetchJson('comments')).to.deep.equal(comments.slice(2));
+    expect(await fetchJson('refs')).to.deep.equal([]);
+    const missing = await send('DELETE', 'posts/9001');
+    expect([missing.status, await missing.json()]).to.deep.equal([404, {}]);
+  });
+
+  it('GET /db answers every collection', async () => {
+    const res = await running.server.fetch('/endpoint/db');
+    expect(res.headers.get('content-type')).to.match(/json/);
+    expect(await res.json()).to.deep.equal(db);
+  });
+});
