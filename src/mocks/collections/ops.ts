@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { HttpError } from '../../http/errors.js';
 import type { CpuBudget } from '../../gates/cpu-budget.js';
 import { isJsonObject } from '../../http/json-body.js';
@@ -18,6 +19,9 @@ export type CollectionRequest = {
   /** The request's path and query, for a page's `Link` header. */
   url: string;
 };
+
+// nanoid's url-safe alphabet, 64 characters: a byte's low 6 bits pick one evenly.
+const NANOID_ALPHABET = 'useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict';
 
 // json-server answers a missing item with 404 and an empty object.
 const MISSING: CollectionAnswer = { status: 404, value: {} };
@@ -105,9 +109,9 @@ function nextId(items: Item[]): number | string {
   }
   if (max === undefined) return 1;
   if (typeof max === 'number' && Number.isFinite(max)) return Math.floor(max) + 1;
-  // json-server 0.17 draws a 7-character nanoid; unique against the ids there are.
+  // json-server 0.17 draws nanoid(7): 7 characters of A-Z a-z 0-9 _ -, from crypto; unique against the ids there are.
   for (;;) {
-    const id = Math.random().toString(36).slice(2, 9);
+    const id = [...randomBytes(7)].map((byte) => NANOID_ALPHABET[byte & 63]).join('');
     if (!items.some((item) => sameId(item.id, id))) return id;
   }
 }

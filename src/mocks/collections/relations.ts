@@ -1,3 +1,4 @@
+import { HttpError } from '../../http/errors.js';
 import { sameId } from './ops.js';
 import type { Item } from './query.js';
 import type { State } from './state.js';
@@ -32,27 +33,59 @@ export function foreignKey(collection: string): string {
   return `${singular(collection)}${FOREIGN_KEY}`;
 }
 
+/** Most bytes `_expand` may add to one answer: an item named by every other would otherwise be copied into each. */
+export const MAX_EXPANDED_BYTES = 8 * 1024 * 1024;
+
 /**
- * `item` of collection `name` with `_embed` (lists of other collections naming it: `comments`
- * whose `postId` is its id) and `_expand` (the item it names: `post` from its `postId`) added, as
- * json-server 0.17 adds them; a name that is not a collection of `db` adds nothing.
+ * What adds `_embed` (lists of other collections naming the item: `comments` whose `postId` is its
+ * id) and `_expand` (the item it names: `post` from its `postId`) to items of collection `name`, as
+ * json-server 0.17 adds them; a name that is not a list collection of `db` adds nothing. Each other
+ * collection is indexed once, so an answer costs one pass over each. Throws a 400 when what
+ * `_expand` copies would pass MAX_EXPANDED_BYTES.
  */
-export function related(item: Item, name: string, embeds: string[], expands: string[], db: Db): Item {
-  const out: Item = { ...item };
+export function relate(name: string, embeds: string[], expands: string[], db: Db): (item: Item) => Item {
   const key = foreignKey(name);
-  for (const other of embeds) {
+  // json-server embeds by lodash's filter({ postId: id }): equal value and type.
+  const embedded = embeds.flatMap((other) => {
     const state = db.get(other);
-    if (!Array.isArray(state)) continue;
-    out[other] = state.filter((candidate) => Object.hasOwn(candidate, key) && candidate[key] === item.id);
-  }
-  for (const inner of expands) {
+    if (!Array.isArray(state)) return [];
+    const byOwner = new Map<unknown, Item[]>();
+    for (const candidate of state) {
+      if (!Object.hasOwn(candidate, key)) continue;
+      const list = byOwner.get(candidate[key]) ?? [];
+      list.push(candidate);
+      byOwner.set(candidate[key], list);
+    }
+    return [{ other, byOwner }];
+  });
+  // json-server expands by lodash-id's getById: ids equal as text.
+  const expanded = expands.flatMap((inner) => {
     const state = db.get(plural(inner));
-    if (!Array.isArray(state)) continue;
-    const named = item[`${inner}${FOREIGN_KEY}`];
-    const found = state.find((candidate) => sameId(candidate.id, named));
-    if (found) out[inner] = found;
-  }
-  return out;
+    if (!Array.isArray(state)) return [];
+    const byId = new Map<string, { item: Item; bytes: number }>();
+    for (const candidate of state) {
+      const id = candidate.id;
+      if (id !== undefined && id !== null && !byId.has(String(id))) byId.set(String(id), { item: candidate, bytes: -1 });
+    }
+    return [{ inner, byId }];
+  });
+  let bytes = 0;
+  return (item) => {
+    const out: Item = { ...item };
+    for (const { other, byOwner } of embedded) out[other] = item.id === undefined ? [] : (byOwner.get(item.id) ?? []);
+    for (const { inner, byId } of expanded) {
+      const named = item[`${inner}${FOREIGN_KEY}`];
+      const found = named === undefined || named === null ? undefined : byId.get(String(named));
+      if (!found) continue;
+      if (found.bytes < 0) found.bytes = JSON.stringify(found.item).length;
+      bytes += found.bytes;
+      if (bytes > MAX_EXPANDED_BYTES) {
+        throw new HttpError(400, `_expand would add more than ${MAX_EXPANDED_BYTES} bytes to the answer: ask for a page (_page)`, '_expand');
+      }
+      out[inner] = found.item;
+    }
+    return out;
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { CollectionAnswer } from '../collections/ops.js';
-import { orphans, plural, related, type Db } from '../collections/relations.js';
+import { orphans, plural, relate, type Db } from '../collections/relations.js';
 import type { Query } from '../collections/query.js';
 import type { Collections, State } from '../collections/state.js';
 import type { StoredMock } from '../record/record.js';
@@ -38,10 +38,9 @@ export async function withRelated(
     return { status: 400, value: { success: false, message: `a query may name at most ${MAX_RELATED} _embed and _expand collections`, field: '_embed' } };
   }
   const db = await readDb(collections, database, [...embeds, ...expands.map(plural)]);
+  const add = relate(name, embeds, expands, db);
   const one = (item: unknown) =>
-    item !== null && typeof item === 'object' && !Array.isArray(item)
-      ? related(item as Record<string, unknown>, name, embeds, expands, db)
-      : item;
+    item !== null && typeof item === 'object' && !Array.isArray(item) ? add(item as Record<string, unknown>) : item;
   return { ...got, value: Array.isArray(got.value) ? got.value.map(one) : one(got.value) };
 }
 
