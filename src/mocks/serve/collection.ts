@@ -39,7 +39,7 @@ export type CollectionPath = { id?: string; nested?: string };
 export type ServeCollection = {
   /** Answers a request to a collection endpoint. */
   serve(req: IncomingMessage, res: ServerResponse, record: StoredMock, path: CollectionPath, logFor: LogFor): void;
-  /** Answers `GET /db` (json-server's whole database); false when it is not that request, to be answered otherwise. */
+  /** Answers `GET /db` (json-server's whole database) when there are collections; false when it does not, to be answered otherwise. */
   db(req: IncomingMessage, res: ServerResponse, path: string): boolean;
 };
 
@@ -143,7 +143,9 @@ export function createCollectionServer(options: CollectionServerOptions): ServeC
   };
 
   const db: ServeCollection['db'] = (req, res, path) => {
-    if (path !== 'db' || (req.method !== 'GET' && req.method !== 'HEAD') || !options.database) return false;
+    if (path !== 'db' || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+    // Without a collection there is no database: the path is unmatched as any other.
+    if (!options.database || options.database().size === 0) return false;
     const record: Answering = {};
     const log: Log = () => undefined;
     const url = req.url ?? '';

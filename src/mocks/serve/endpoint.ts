@@ -185,9 +185,9 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
   const serve: ServeEndpoint = (req, res, path) => {
     if (cors && isPreflight(req)) return answerPreflight(req, res);
     const found = store.route(req.method ?? 'GET', path);
-    if (proxy && (!found || 'allow' in found || proxy.passes(found.value, req))) return proxy.forward(req, res, path);
-    // json-server's GET /db, where no endpoint of that path answers.
+    // json-server's GET /db, where no endpoint of that path answers (before the proxy: it is ours to answer).
     if (!found && collection?.db(req, res, path)) return;
+    if (proxy && (!found || 'allow' in found || proxy.passes(found.value, req))) return proxy.forward(req, res, path);
     if (!found || 'allow' in found) {
       const allow = found?.allow;
       const refuse = () => (allow ? notAllowed(req, res, allow, cors) : notFound(req, res, path, cors));

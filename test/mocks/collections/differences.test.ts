@@ -91,3 +91,16 @@ describe('collections: deliberate differences from json-server 0.17', () => {
     expect(((await res.json()) as { message: string }).message).to.match(/^the request body is not valid JSON/);
   });
 });
+
+describe('collections: GET /db only where there are collections', () => {
+  it('leaves /endpoint/db unmatched (404) on a server without a collection', async () => {
+    const running = await startDbServer('{}');
+    try {
+      const res = await running.server.fetch('/endpoint/db');
+      expect(res.status).to.equal(404);
+      expect(((await res.json()) as { success: boolean }).success).to.equal(false);
+    } finally {
+      await running.close();
+    }
+  });
+});
