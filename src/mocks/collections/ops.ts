@@ -95,7 +95,9 @@ function answerSingle(value: Item, request: CollectionRequest): Change<Collectio
   }
   const body = objectBody(request.body);
   const next = method === 'PATCH' ? { ...value, ...body } : body;
-  return { answer: { status: method === 'POST' ? 201 : 200, value: next }, state: next };
+  // A POST names the resource itself as where it is, as json-server 0.17 does.
+  const headers = method === 'POST' ? { headers: ['Location', request.url.split('?')[0]!] } : {};
+  return { answer: { status: method === 'POST' ? 201 : 200, value: next, ...headers }, state: next };
 }
 
 /**
