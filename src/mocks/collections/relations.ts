@@ -9,20 +9,43 @@ export type Db = ReadonlyMap<string, State>;
 // json-server 0.17 links collections by name: `comments` items name their post in `postId`.
 const FOREIGN_KEY = 'Id';
 
+// Words English does not make by rule, singular → plural (pluralize's most common irregulars).
+const IRREGULAR = new Map([
+  ['person', 'people'], ['child', 'children'], ['man', 'men'], ['woman', 'women'], ['mouse', 'mice'],
+  ['goose', 'geese'], ['tooth', 'teeth'], ['foot', 'feet'], ['ox', 'oxen'], ['quiz', 'quizzes'],
+]);
+const IRREGULAR_PLURAL = new Map([...IRREGULAR].map(([one, many]) => [many, one]));
+// The same in both: a `series` item names its series in `seriesId`.
+const UNCOUNTABLE = new Set(['series', 'species', 'news', 'sheep', 'fish', 'deer', 'information', 'equipment', 'media']);
+// Singulars ending in -ie, whose plural -ies is not a -y word's (`movies` is not `movy`'s).
+const IE = /(?:^|[^a-z])(movie|cookie|pie|tie|lie|zombie|selfie|rookie|hippie|calorie|genie|goalie|newbie|smoothie|hoodie)s$/i;
+// Singulars ending in -se or -ze, whose plural -ses is not an -s word's (`houses` is not `hous`'s).
+const SE = /(ouse|ause|ourse|orse|ase|ense|onse|ise|ose|ulse|apse|ipse|uise|eze|aze|ize|oze|uze)s$/i;
+
 /**
- * The singular of a collection's name (`posts` → `post`, `categories` → `category`). json-server uses
- * the pluralize package and its irregular words (`people` → `person`); these rules cover the regular
- * English plurals a database is named with, without a dependency.
+ * The singular of a collection's name (`posts` → `post`, `categories` → `category`, `people` →
+ * `person`). json-server uses the pluralize package; these rules give its answer for the regular
+ * English plurals and the common irregular words a database is named with, without a dependency.
  */
 export function singular(name: string): string {
+  const lower = name.toLowerCase();
+  if (UNCOUNTABLE.has(lower)) return name;
+  const irregular = IRREGULAR_PLURAL.get(lower);
+  if (irregular) return irregular;
+  // The last word decides: `userMovies`, `user_movies`.
+  if (IE.test(name.replace(/([a-z])([A-Z])/g, '$1_$2')) || SE.test(name)) return name.slice(0, -1);
   if (/[^aeiou]ies$/i.test(name)) return `${name.slice(0, -3)}y`;
-  if (/(s|x|z|ch|sh)es$/i.test(name)) return name.slice(0, -2);
+  if (/(ss|x|z|ch|sh|us)es$/i.test(name)) return name.slice(0, -2);
   if (/[^s]s$/i.test(name)) return name.slice(0, -1);
   return name;
 }
 
-/** The plural of a singular name (`post` → `posts`, `category` → `categories`); pluralize's regular rules. */
+/** The plural of a singular name (`post` → `posts`, `category` → `categories`), by the same rules. */
 export function plural(name: string): string {
+  const lower = name.toLowerCase();
+  if (UNCOUNTABLE.has(lower)) return name;
+  const irregular = IRREGULAR.get(lower);
+  if (irregular) return irregular;
   if (/[^aeiou]y$/i.test(name)) return `${name.slice(0, -1)}ies`;
   if (/(s|x|z|ch|sh)$/i.test(name)) return `${name}es`;
   return `${name}s`;
