@@ -1,5 +1,4 @@
 import { HttpError } from '../../http/errors.js';
-import { sameId } from './ops.js';
 import type { Item } from './query.js';
 import type { State } from './state.js';
 
@@ -118,17 +117,31 @@ export function relate(name: string, embeds: string[], expands: string[], db: Db
  */
 export function orphans(db: Db): Map<string, Set<string>> {
   const removable = new Map<string, Set<string>>();
+  // Each named collection's ids, as text, made once: a lookup per key rather than a pass.
+  const idSets = new Map<string, Set<string> | undefined>();
+  const idsOf = (name: string): Set<string> | undefined => {
+    if (!idSets.has(name)) {
+      const target = db.get(name);
+      const ids = Array.isArray(target)
+        ? new Set(target.flatMap((item) => (item.id === undefined || item.id === null ? [] : [String(item.id)])))
+        : undefined;
+      idSets.set(name, ids);
+    }
+    return idSets.get(name);
+  };
   for (const [name, state] of db) {
     if (!Array.isArray(state)) continue;
     for (const item of state) {
       if (item.id === undefined || item.id === null) continue;
       for (const [key, value] of Object.entries(item)) {
         if (!key.endsWith(FOREIGN_KEY) || key === FOREIGN_KEY) continue;
-        const target = db.get(plural(key.slice(0, -FOREIGN_KEY.length)));
-        if (!Array.isArray(target) || target.some((other) => sameId(other.id, value))) continue;
-        const ids = removable.get(name) ?? new Set<string>();
-        ids.add(String(item.id));
-        removable.set(name, ids);
+        const ids = idsOf(plural(key.slice(0, -FOREIGN_KEY.length)));
+        // Ids compare as text (as sameId does); a null reference names nothing, so it is no orphan
+        // (json-server 0.17 fails on it).
+        if (!ids || value === undefined || value === null || ids.has(String(value))) continue;
+        const gone = removable.get(name) ?? new Set<string>();
+        gone.add(String(item.id));
+        removable.set(name, gone);
       }
     }
   }

@@ -19,6 +19,11 @@ describe('collections: relations between collections', () => {
     expect(orphans(new Map(Object.entries(db())))).to.deep.equal(new Map([['comments', new Set(['2', '3'])]]));
   });
 
+  it('keeps an item whose reference is null: it names nothing (json-server 0.17 fails there)', () => {
+    const state = new Map(Object.entries({ posts: [{ id: 1 }], comments: [{ id: 1, postId: null }] }));
+    expect(orphans(state)).to.deep.equal(new Map());
+  });
+
   it('matches ids as text, and passes over a key whose collection is not there', () => {
     const state = new Map(Object.entries({ posts: [{ id: '1' }], comments: [{ id: 1, postId: 1, userId: 9 }] }));
     expect(orphans(state)).to.deep.equal(new Map());
