@@ -65,6 +65,22 @@ describe('collections: deliberate differences from json-server 0.17', () => {
     }
   });
 
+  it('embeds nothing into an item without an id (json-server: every item lacking the key)', async () => {
+    const odd = await startDbServer(JSON.stringify({ posts: [{ title: 'no id' }], comments: [{ id: 1 }, { id: 2, postId: 1 }] }));
+    try {
+      const res = await odd.server.fetch('/endpoint/posts?_embed=comments');
+      expect(await res.json()).to.deep.equal([{ title: 'no id', comments: [] }]);
+    } finally {
+      await odd.close();
+    }
+  });
+
+  it('ignores ?callback= on a write, answering JSON (json-server: JSONP)', async () => {
+    const res = await send('POST', 'posts?callback=cb', { body: 'x' });
+    expect(res.status).to.equal(201);
+    expect(res.headers.get('content-type')).to.match(/^application\/json/);
+  });
+
   it('gives Location as the new item\'s path (json-server: the full URL)', async () => {
     const res = await send('POST', 'posts', { body: 'foo', booleanValue: true, integerValue: 1 });
     expect(res.status).to.equal(201);
