@@ -165,7 +165,9 @@ function serving(options: MockAppOptions, config: MockConfig, logger: Logger): S
   const { store, feed = new RequestFeed() } = options;
   const { cors, trustProxy, maxHangs, maxRequestCpu, maxBody } = config;
   const proxy = config.proxy && createProxy({ ...config.proxy, store, logger, cors });
-  const collection = createCollectionServer({ collections: store.collections, cors, maxBody, logger, maxRequestCpu });
+  // json-server has one database: every collection endpoint, by name, is in it.
+  const database = () => new Map(store.list().filter(({ record }) => record.collection).map(({ record }) => [record.name, record]));
+  const collection = createCollectionServer({ collections: store.collections, cors, maxBody, logger, maxRequestCpu, database });
   const callbacks =
     options.callbacks ??
     createCallbackSender({ hosts: callbackHosts(config.callbackHosts), timeoutMs: config.callbackTimeout, account: store.memory.callbacks });

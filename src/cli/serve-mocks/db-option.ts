@@ -18,8 +18,8 @@ export function openDbSource(file: string | undefined, options: DbOptions): File
   if (file === undefined) return undefined;
   requirePath('--db', file, 'file');
   const { loader, logger } = options;
-  let order: string[] = [];
-  const parse = dbFileParser((names) => (order = names));
+  let read: Record<string, unknown> = {};
+  const parse = dbFileParser((db) => (read = db));
   const source = createFileSource({ file, loader, parse, print: logger.info, warn: logger.error });
   if (!options.writeDb) return source;
 
@@ -28,9 +28,10 @@ export function openDbSource(file: string | undefined, options: DbOptions): File
   let writing = Promise.resolve();
   const write = async () => {
     const db: Record<string, unknown> = {};
-    for (const name of order) {
+    for (const [name, value] of Object.entries(read)) {
       const endpoint = store!.get(name);
-      if (endpoint?.source === fileSource(file)) db[name] = await store!.collections.read(endpoint.record);
+      // A key not served (`$schema`, one refused) is written back as the file had it.
+      db[name] = endpoint?.source === fileSource(file) ? await store!.collections.read(endpoint.record) : value;
     }
     const temp = `${file}.${process.pid}.tmp`;
     await writeFile(temp, `${JSON.stringify(db, null, 2)}\n`);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { HttpError } from '../../http/errors.js';
 import type { CpuBudget } from '../../gates/cpu-budget.js';
 import { isJsonObject } from '../../http/json-body.js';
@@ -18,6 +19,9 @@ export type CollectionRequest = {
   /** The request's path and query, for a page's `Link` header. */
   url: string;
 };
+
+// nanoid's url-safe alphabet, 64 characters: a byte's low 6 bits pick one evenly.
+const NANOID_ALPHABET = 'useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict';
 
 // json-server answers a missing item with 404 and an empty object.
 const MISSING: CollectionAnswer = { status: 404, value: {} };
@@ -57,7 +61,9 @@ function answerList(items: Item[], request: CollectionRequest): Change<Collectio
       }
       item = body;
     }
-    return { answer: { status: 201, value: item }, state: [...items, item] };
+    // Where the new item is, as json-server 0.17 says it (its path; buildHead exposes it to scripts).
+    const location = `${request.url.split('?')[0]}/${encodeURIComponent(String(item.id))}`;
+    return { answer: { status: 201, value: item, headers: ['Location', location] }, state: [...items, item] };
   }
   const index = items.findIndex((item) => sameId(item.id, id));
   if (method === 'GET' || method === 'HEAD') {
@@ -89,18 +95,25 @@ function answerSingle(value: Item, request: CollectionRequest): Change<Collectio
   }
   const body = objectBody(request.body);
   const next = method === 'PATCH' ? { ...value, ...body } : body;
-  return { answer: { status: method === 'POST' ? 201 : 200, value: next }, state: next };
+  // A POST names the resource itself as where it is, as json-server 0.17 does.
+  const headers = method === 'POST' ? { headers: ['Location', request.url.split('?')[0]!] } : {};
+  return { answer: { status: method === 'POST' ? 201 : 200, value: next, ...headers }, state: next };
 }
 
-/** json-server's next id: one past the largest number, or a fresh text id when the ids are text. */
+/**
+ * json-server's next id: one past the largest number, or a fresh text id when the ids are text.
+ * Items without an id are passed over; none with one is 1 (json-server 0.17 fails there).
+ */
 function nextId(items: Item[]): number | string {
-  if (items.length === 0) return 1;
   let max: unknown;
-  for (const item of items) if (max === undefined || (item.id as number) > (max as number)) max = item.id;
+  for (const { id } of items) {
+    if (id !== undefined && id !== null && (max === undefined || (id as number) > (max as number))) max = id;
+  }
+  if (max === undefined) return 1;
   if (typeof max === 'number' && Number.isFinite(max)) return Math.floor(max) + 1;
-  // json-server 0.17 draws a 7-character nanoid; unique against the ids there are.
+  // json-server 0.17 draws nanoid(7): 7 characters of A-Z a-z 0-9 _ -, from crypto; unique against the ids there are.
   for (;;) {
-    const id = Math.random().toString(36).slice(2, 9);
+    const id = [...randomBytes(7)].map((byte) => NANOID_ALPHABET[byte & 63]).join('');
     if (!items.some((item) => sameId(item.id, id))) return id;
   }
 }

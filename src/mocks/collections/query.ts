@@ -44,7 +44,11 @@ export async function queryList(all: Item[], query: Query, url: string, budget: 
   }
   const valuesOf = (key: string) => ([] as string[]).concat(query[key]!);
   for (const key of likes) for (const pattern of valuesOf(key)) checkLike(key, pattern);
-  for (const key of filters) if (!likes.includes(key)) items = items.filter(filterOf(key, valuesOf(key)));
+  for (const key of filters) {
+    // A plain key no item has is dropped, as json-server 0.17 drops it (a cache-buster `?v=2` lists all).
+    if (likes.includes(key) || (!OPERATOR.test(key) && !all.some((item) => hasPath(item, key.split('.'))))) continue;
+    items = items.filter(filterOf(key, valuesOf(key)));
+  }
   const tasks = likes.map((key): LikeTask => {
     const path = key.slice(0, -'_like'.length).split('.');
     const texts = items.map((item) => {
@@ -152,6 +156,12 @@ function at(item: unknown, path: string[]): unknown {
     value = (value as Record<string, unknown>)[key];
   }
   return value;
+}
+
+/** Whether the dotted path is there (its value may be null), own keys only. */
+function hasPath(item: Item, path: string[]): boolean {
+  const parent = at(item, path.slice(0, -1));
+  return parent !== null && typeof parent === 'object' && Object.hasOwn(parent, path.at(-1)!);
 }
 
 function first(value: string | string[] | undefined): string | undefined {

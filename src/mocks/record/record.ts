@@ -82,7 +82,7 @@ export type MockInput = {
   fault?: Fault;
   /** 0 to 1; 1 when absent. */
   faultRate?: number;
-  /** `data` is a json-server collection (a list of items with ids) or single resource, changed by requests. */
+  /** `data` is a json-server collection (a list of items, with ids where routes by id need them) or single resource, changed by requests. */
   collection?: boolean;
   /** The stateful scenario the endpoint takes part in (docs/mock-api.md, "Scenarios"). */
   scenario?: string;

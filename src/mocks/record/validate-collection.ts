@@ -6,8 +6,9 @@ import { bad } from './validate-fields.js';
 const REFUSED = ['methods', 'statusCode', 'body', 'template', 'responses', 'pick', 'fault', 'faultRate', 'scenario', 'setState', 'callbacks'] as const;
 
 /**
- * Makes `input` a collection (docs/mock-api.md, "Collections"): `data` is a list of objects, each
- * with a unique `id` (a number or a string), or one object; the path has no parameters (the item's
+ * Makes `input` a collection (docs/mock-api.md, "Collections"): `data` is a list of objects, whose
+ * ids (a number or a string) are unique where given (json-server 0.17 serves items without one:
+ * only the routes by id need them), or one object; the path has no parameters (the item's
  * id is the segment after it). Throws a 400 naming the field.
  */
 export function checkCollection(fields: Record<string, unknown>, input: MockInput): void {
@@ -28,12 +29,14 @@ export function checkCollection(fields: Record<string, unknown>, input: MockInpu
       if (typeof item !== 'object' || item === null || Array.isArray(item)) {
         throw bad(`data[${i}]`, `data[${i}] must be an object: a collection is a list of objects`);
       }
-      const id = checkId((item as Record<string, unknown>).id, `data[${i}].id`);
+      const given = (item as Record<string, unknown>).id;
+      if (given === undefined) continue;
+      const id = checkId(given, `data[${i}].id`);
       if (seen.has(String(id))) throw bad(`data[${i}].id`, `data[${i}].id ${JSON.stringify(id)} is there twice`);
       seen.add(String(id));
     }
   } else if (typeof data !== 'object' || data === null) {
-    throw bad('data', 'the data of a collection must be a list of objects with ids, or one object');
+    throw bad('data', 'the data of a collection must be a list of objects, or one object');
   }
   input.collection = true;
 }

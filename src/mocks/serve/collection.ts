@@ -11,6 +11,10 @@ import type { StoredMock } from '../record/record.js';
 import { parseQuery } from './request-input.js';
 import { draw, later } from './delay.js';
 import { LOG_BODY_BYTES } from '../log/request-log.js';
+import { isJsonObject } from '../../http/json-body.js';
+import { foreignKey } from '../collections/relations.js';
+import { removeDependents, wholeDb, withRelated, type Database } from './collection-relations.js';
+import { jsonpCallback, jsonpScript } from './jsonp.js';
 
 export type CollectionServerOptions = {
   collections: Collections;
@@ -19,20 +23,25 @@ export type CollectionServerOptions = {
   logger: Logger;
   /** The CPU budget of one request's query (its `_like` filters), in milliseconds (--max-request-cpu). */
   maxRequestCpu?: number;
+  /** The collections that nested routes, `_embed`, `_expand`, DELETE's dependents and `/db` see; none without it. */
+  database?: Database;
 };
 
 type Log = (status: number) => void;
+/** What an answer takes of the record: its headers and delay, and its name for the answer's header (none for /db). */
+type Answering = { name?: string; headers?: StoredMock['headers']; delay?: StoredMock['delay'] };
 /** Logs the request with the body as the log keeps it; returns what logs the status sent. */
 export type LogFor = (body: string, truncated: boolean) => Log;
 
-/** Answers a request to a collection endpoint; `id` is the path's item segment, undecoded. */
-export type ServeCollection = (
-  req: IncomingMessage,
-  res: ServerResponse,
-  record: StoredMock,
-  id: string | undefined,
-  logFor: LogFor,
-) => void;
+/** The path's segments after a collection's own, undecoded: the item (`posts/1`), then a nested collection (`posts/1/comments`). */
+export type CollectionPath = { id?: string; nested?: string };
+
+export type ServeCollection = {
+  /** Answers a request to a collection endpoint. */
+  serve(req: IncomingMessage, res: ServerResponse, record: StoredMock, path: CollectionPath, logFor: LogFor): void;
+  /** Answers `GET /db` (json-server's whole database) when there are collections; false when it does not, to be answered otherwise. */
+  db(req: IncomingMessage, res: ServerResponse, path: string): boolean;
+};
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -42,10 +51,14 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  */
 export function createCollectionServer(options: CollectionServerOptions): ServeCollection {
   const { collections, cors, maxBody, logger, maxRequestCpu = DEFAULT_MAX_REQUEST_CPU } = options;
+  const database: Database = options.database ?? (() => new Map());
   // The record's headers and delay apply to every answer, as to any endpoint's.
-  const answer = (req: IncomingMessage, res: ServerResponse, record: StoredMock, log: Log, got: CollectionAnswer) => {
+  const answer = (req: IncomingMessage, res: ServerResponse, record: Answering, log: Log, got: CollectionAnswer, callback?: string) => {
     log(got.status);
-    const body = Buffer.from(JSON.stringify(got.value));
+    const json = JSON.stringify(got.value);
+    // JSONP (?callback=) is a script, as json-server's res.jsonp sends it: see docs/mock-api.md on the sandbox.
+    const body = Buffer.from(callback === undefined ? json : jsonpScript(callback, json));
+    const type = callback === undefined ? 'application/json; charset=utf-8' : 'text/javascript; charset=utf-8';
     // The answer's own headers (X-Total-Count, Link, Retry-After) are exposed to scripts as the record's
     // are, in the one Access-Control-Expose-Headers line buildHead makes; the record's win by name.
     const custom: Record<string, string> = {};
@@ -54,14 +67,14 @@ export function createCollectionServer(options: CollectionServerOptions): ServeC
     const given = new Set(Object.keys(record.headers ?? {}).map((name) => name.toLowerCase()));
     for (const name of Object.keys(custom)) if (given.has(name.toLowerCase())) delete custom[name];
     Object.assign(custom, record.headers);
-    const head = buildHead(got.status, custom, body.length, 'application/json; charset=utf-8', cors, record.name);
-    later(res, draw(record.delay), () => {
+    const head = buildHead(got.status, custom, body.length, type, cors, record.name);
+    later(res, record.delay === undefined ? 0 : draw(record.delay), () => {
       if (res.destroyed) return;
       res.writeHead(got.status, head);
       res.end(req.method === 'HEAD' ? undefined : body);
     });
   };
-  const failed = (req: IncomingMessage, res: ServerResponse, record: StoredMock, log: Log, err: unknown) => {
+  const failed = (req: IncomingMessage, res: ServerResponse, record: Answering, log: Log, err: unknown) => {
     const ours = clientError(err);
     if (ours) {
       const value = { success: false, message: ours.message, ...(ours.field && { field: ours.field }) };
@@ -73,24 +86,43 @@ export function createCollectionServer(options: CollectionServerOptions): ServeC
     answer(req, res, record, log, { status: 500, value: { success: false, message: 'internal server error' } });
   };
 
-  return (req, res, record, id, logFor) => {
+  const serve: ServeCollection['serve'] = (req, res, own, path, logFor) => {
     const url = req.url ?? '';
     const mark = url.indexOf('?');
     const query = mark === -1 ? {} : parseQuery(url.slice(mark + 1));
     const method = req.method ?? 'GET';
+    const reading = method === 'GET' || method === 'HEAD';
     const run = (text: string, tooLarge: boolean) => {
       const log = logFor(text.slice(0, LOG_BODY_BYTES), text.length > LOG_BODY_BYTES || tooLarge);
+      let record = own;
       try {
         if (tooLarge) throw new HttpError(413, `request body too large (the limit is ${maxBody} bytes)`);
-        const request = { method, id: id === undefined ? undefined : decoded(id), query, url };
-        const body = text === '' ? undefined : parseJson(text);
-        const reading = method === 'GET' || method === 'HEAD';
+        const callback = reading ? jsonpCallback(query.callback) : undefined;
+        let id = path.id === undefined ? undefined : decoded(path.id);
+        let body = text === '' ? undefined : parseJson(text);
+        if (path.nested !== undefined) {
+          // json-server 0.17's nested routes: GET /posts/1/comments is GET /comments?postId=1, and a POST
+          // there gets `postId: "1"` (the path's text, as json-server sets it).
+          const nested = database().get(decoded(path.nested));
+          if (!nested || (!reading && method !== 'POST')) return answer(req, res, record, log, { status: 404, value: {} });
+          if (reading) query[foreignKey(own.name)] = id!;
+          else if (isJsonObject(body)) body = { ...body, [foreignKey(own.name)]: id! };
+          [record, id] = [nested, undefined];
+        }
+        const request = { method, id, query, url };
         const done = reading
-          ? collections.read(record).then((state) => answerRead(state, request, new CpuBudget(maxRequestCpu)))
-          : collections.update(record, (state) => answerCollection(state, { ...request, body }));
+          ? collections
+              .read(record)
+              .then((state) => answerRead(state, request, new CpuBudget(maxRequestCpu)))
+              .then((got) => withRelated(got, record.name, query, collections, database))
+          : collections.update(record, (state) => answerCollection(state, { ...request, body })).then(async (got) => {
+              if (method === 'DELETE' && got.status === 200) await removeDependents(collections, database);
+              return got;
+            });
+        const target = record;
         done.then(
-          (got) => answer(req, res, record, log, got),
-          (err: unknown) => failed(req, res, record, log, err),
+          (got) => answer(req, res, target, log, got, callback),
+          (err: unknown) => failed(req, res, target, log, err),
         );
       } catch (err) {
         failed(req, res, record, log, err);
@@ -104,11 +136,32 @@ export function createCollectionServer(options: CollectionServerOptions): ServeC
       } catch {
         text = raw.toString('utf8');
         const log = logFor(text.slice(0, LOG_BODY_BYTES), text.length > LOG_BODY_BYTES);
-        return failed(req, res, record, log, new HttpError(400, 'the request body is not valid UTF-8'));
+        return failed(req, res, own, log, new HttpError(400, 'the request body is not valid UTF-8'));
       }
       run(text, tooLarge);
     });
   };
+
+  const db: ServeCollection['db'] = (req, res, path) => {
+    if (path !== 'db' || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+    // Without a collection there is no database: the path is unmatched as any other.
+    if (!options.database || options.database().size === 0) return false;
+    const record: Answering = {};
+    const log: Log = () => undefined;
+    const url = req.url ?? '';
+    const mark = url.indexOf('?');
+    try {
+      const callback = jsonpCallback(mark === -1 ? undefined : parseQuery(url.slice(mark + 1)).callback);
+      wholeDb(collections, options.database).then(
+        (value) => answer(req, res, record, log, { status: 200, value }, callback),
+        (err: unknown) => failed(req, res, record, log, err),
+      );
+    } catch (err) {
+      failed(req, res, record, log, err);
+    }
+    return true;
+  };
+  return { serve, db };
 }
 
 function decoded(segment: string): string {

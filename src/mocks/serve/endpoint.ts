@@ -185,6 +185,8 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
   const serve: ServeEndpoint = (req, res, path) => {
     if (cors && isPreflight(req)) return answerPreflight(req, res);
     const found = store.route(req.method ?? 'GET', path);
+    // json-server's GET /db, where no endpoint of that path answers (before the proxy: it is ours to answer).
+    if (!found && collection?.db(req, res, path)) return;
     if (proxy && (!found || 'allow' in found || proxy.passes(found.value, req))) return proxy.forward(req, res, path);
     if (!found || 'allow' in found) {
       const allow = found?.allow;
@@ -196,7 +198,7 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
     const { value: endpoint, params } = found;
     const time = isoNow();
     if (endpoint.record.collection && collection) {
-      return collection(req, res, endpoint.record, params.id, (body, truncated) => {
+      return collection.serve(req, res, endpoint.record, { id: params.id, nested: params.nested }, (body, truncated) => {
         endpoint.stats.hits++;
         return (status) => log(req, endpoint, time, body, truncated, null, status);
       });

@@ -55,8 +55,9 @@ export function createFileSource(options: FileSourceOptions): FileSource {
       throw new RecordTextError(refused!.reason, undefined);
     };
     const result = await loader.apply(store!, file, refused ? '' : text, refused ? failing : parse);
-    if ('message' in result) options.warn(`! ${describeProblem(result)}`);
-    else if (!quiet) for (const line of describeChange(result, file)) options.print(line);
+    if ('message' in result) return options.warn(`! ${describeProblem(result)}`);
+    if (!quiet) for (const line of describeChange(result, file)) options.print(line);
+    for (const problem of result.problems ?? []) options.warn(`! ${describeProblem(problem)}`);
   };
 
   return {

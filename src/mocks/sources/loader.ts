@@ -8,6 +8,11 @@ import { parseMockInput } from '../record/validate.js';
 /** A source's records, and where in its text each field is written (for errors) when that can be told. */
 export type ParsedSource = {
   records: unknown[];
+  /**
+   * Each record stands alone (a json-server database's keys): one that is refused is reported and
+   * left out, the rest are served. Otherwise one refused record keeps the whole source as it was.
+   */
+  partial?: boolean;
   placeOf?(index: number, field: string | undefined): Place | undefined;
 };
 
@@ -27,6 +32,9 @@ export type SourceProblem = {
   index?: number;
 };
 
+/** A change applied; with `problems` when a partial source left records out (each one reported). */
+export type Applied = SourceChange & { problems?: SourceProblem[] };
+
 export type SourceLoader = {
   /**
    * Parses, validates and syncs one source: `text` undefined means the file is gone. A problem
@@ -37,7 +45,7 @@ export type SourceLoader = {
     file: string,
     text: string | undefined,
     parse: SourceParser,
-  ): Promise<SourceChange | SourceProblem>;
+  ): Promise<Applied | SourceProblem>;
   /** Drops a problem without applying anything (a file that failed and is now gone or skipped). */
   forget(file: string): void;
   /** Current problems, by file name. */
@@ -52,11 +60,18 @@ export function fileSource(file: string): string {
 /** One loader can serve every watched source (a folder, an OpenAPI file) and the API lists all their problems. */
 export function createSourceLoader(options: { maxDelay: number }): SourceLoader {
   const validate = { maxDelay: options.maxDelay, nestedNames: true };
-  const problems = new Map<string, SourceProblem>();
+  const problems = new Map<string, SourceProblem[]>();
 
   const fail = (problem: SourceProblem) => {
-    problems.set(problem.file, problem);
+    problems.set(problem.file, [problem]);
     return problem;
+  };
+  /** A refused record as its problem: the place in the file of the field named, when the parser can tell. */
+  const problemOf = (file: string, parsed: ParsedSource, err: SourceRecordError): SourceProblem => {
+    const { message, field, index } = err;
+    const place = parsed.placeOf?.(index, field);
+    const many = parsed.records.length > 1 ? { index } : {};
+    return { source: fileSource(file), file, message, ...place, ...(field && { field }), ...many };
   };
 
   return {
@@ -64,29 +79,34 @@ export function createSourceLoader(options: { maxDelay: number }): SourceLoader 
       const source = fileSource(file);
       let parsed: ParsedSource = { records: [] };
       const inputs: MockInput[] = [];
+      const left: SourceProblem[] = [];
       try {
         if (text !== undefined) parsed = await parse(file, text);
         parsed.records.forEach((record, index) => {
           try {
             inputs.push(parseMockInput(record, validate));
           } catch (err) {
-            throw err instanceof HttpError ? new SourceRecordError(400, err.message, err.field ?? '', index) : err;
+            if (!(err instanceof HttpError)) throw err;
+            const refused = new SourceRecordError(400, err.message, err.field ?? '', index);
+            if (!parsed.partial) throw refused;
+            left.push(problemOf(file, parsed, refused));
           }
         });
         const change = await store.syncSource(source, inputs);
-        problems.delete(file);
-        return change;
+        if (left.length === 0) {
+          problems.delete(file);
+          return change;
+        }
+        problems.set(file, left);
+        return { ...change, problems: left };
       } catch (err) {
         if (err instanceof RecordTextError) return fail({ source, file, message: err.message, ...err.place });
         if (!(err instanceof SourceRecordError)) throw err;
-        const { message, field, index } = err;
-        const place = parsed.placeOf?.(index, field);
-        const many = parsed.records.length > 1 ? { index } : {};
-        return fail({ source, file, message, ...place, ...(field && { field }), ...many });
+        return fail(problemOf(file, parsed, err));
       }
     },
     forget: (file) => problems.delete(file),
-    problems: () => [...problems.values()].sort((a, b) => (a.file < b.file ? -1 : 1)),
+    problems: () => [...problems.values()].flat().sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)),
   };
 }
 

@@ -21,6 +21,6 @@ export function toEndpoint(record: StoredMock, stats: EndpointStats, source?: st
 /** The route under /endpoint/: the path, or the name as a single segment (records from before paths). */
 export function patternOf(input: MockInput): string {
   const base = input.path ?? input.name;
-  // A collection answers its list and each item (`posts`, `posts/1`).
-  return input.collection ? `${base}/:id?` : base;
+  // A collection answers its list, each item and json-server's nested routes (`posts`, `posts/1`, `posts/1/comments`).
+  return input.collection ? `${base}/:id?/:nested?` : base;
 }

@@ -18,6 +18,15 @@ describe('snippetkit mock import --collections of a json-server db.json', functi
     expect(record).to.deep.include({ collection: true, data: { name: 'typicode' } });
   });
 
+  it('leaves out $schema and takes items without ids, as json-server 0.17 serves them', async () => {
+    const db = { $schema: './node_modules/json-server/schema.json', tags: [{ name: 'a' }, { name: 'b' }] };
+    const file = server.file('schema.json', JSON.stringify(db));
+    const result = await cli([file, '--collections']);
+    expect(result.stderr).to.contain(`imported 1 endpoints from ${file}: 1 created, 0 replaced`);
+    expect(result.code).to.equal(0);
+    expect(await (await fetch(`${server.url}/endpoint/tags?name=b`)).json()).to.deep.equal([{ name: 'b' }]);
+  });
+
   it('names the key and field of a collection that does not validate, and imports nothing', async () => {
     const file = server.file('bad.json', JSON.stringify({ users: [{ id: 1 }, { id: 1 }] }));
     const result = await cli([file, '--collections']);

@@ -94,11 +94,21 @@ describe('snippetkit serve-mocks --db (a real process)', function () {
     expect((JSON.parse(readFileSync(db, 'utf8')) as { profile: unknown }).profile).to.deep.equal({ name: 'last' });
   });
 
-  it('reports a key that cannot be a name with the file, line and column, serving none of the file', async () => {
+  it('reports a key that cannot be a name with the file, line and column, serving the other keys', async () => {
     writeFileSync(db, '{\n  "posts": [],\n  "bad key": []\n}\n');
     await start(['--db', db]);
     await until(() => server!.stderr().includes(`${db}:3:14: name must be`));
-    expect((await fetch(`${server!.url}/endpoint/posts`)).status).to.equal(404);
+    expect((await fetch(`${server!.url}/endpoint/posts`)).status).to.equal(200);
+  });
+
+  it('--write-db keeps $schema and a key it cannot serve as the file had them', async () => {
+    const text = { $schema: './node_modules/json-server/schema.json', posts: [], count: 3 };
+    writeFileSync(db, JSON.stringify(text));
+    await start(['--db', db, '--write-db']);
+    await post('posts', { title: 'written' });
+    const read = () => JSON.parse(readFileSync(db, 'utf8')) as typeof text & { posts: object[] };
+    await until(() => read().posts.length === 1);
+    expect(read()).to.deep.equal({ ...text, posts: [{ title: 'written', id: 1 }] });
   });
 
   it('reads the file through the Files gate: one past the cap is reported unread, serving none of it', async () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startMockServer, type TestMockServer } from '../server.js';
+import { addEndpoint, startMockServer, type TestMockServer } from '../server.js';
 
 describe('collections: bad input', () => {
   let server: TestMockServer;
@@ -19,9 +19,9 @@ describe('collections: bad input', () => {
   // [record, field, message]
   const records: [Record<string, unknown>, string, string][] = [
     [{ data: 'x', collection: true }, 'data',
-      'the data of a collection must be a list of objects with ids, or one object'],
+      'the data of a collection must be a list of objects, or one object'],
     [{ data: [1], collection: true }, 'data[0]', 'data[0] must be an object: a collection is a list of objects'],
-    [{ data: [{ title: 'a' }], collection: true }, 'data[0].id', 'data[0].id must be a number or a non-empty string'],
+    [{ data: [{ title: 'a' }, { id: '' }], collection: true }, 'data[1].id', 'data[1].id must be a number or a non-empty string'],
     [{ data: [{ id: 1 }, { id: '1' }], collection: true }, 'data[1].id', 'data[1].id "1" is there twice'],
     [{ data: [], collection: true, responses: [] }, 'responses',
       'responses cannot be set on a collection: its answers are json-server\'s'],
@@ -106,4 +106,35 @@ describe('collections: bad input', () => {
     expect(res.status).to.equal(405);
     expect(res.headers.get('allow')).to.equal('GET, HEAD, POST');
   });
+});
+
+describe('collections: hostile requests to the json-server 0.17 relations', () => {
+  let server: TestMockServer;
+  beforeEach(async () => {
+    server = await startMockServer();
+    await addEndpoint(server, { name: 'posts', data: [{ id: 1 }], collection: true });
+    await addEndpoint(server, { name: 'comments', data: [{ id: 1, postId: 1 }], collection: true });
+  });
+  afterEach(() => server.close());
+
+  // [method, path, body, status]
+  const CASES: [string, string, string | undefined, number][] = [
+    ['POST', 'posts/1/comments', '[1]', 400],
+    ['POST', 'posts/1/comments', '"x"', 400],
+    ['POST', 'posts/1/__proto__', '{}', 404],
+    ['GET', 'posts/1/constructor', undefined, 404],
+    ['DELETE', 'posts/1/comments', undefined, 404],
+    ['GET', `posts?_expand=${encodeURIComponent('__proto__')}`, undefined, 200],
+    ['GET', `posts?callback=${encodeURIComponent('x});alert(1);//')}`, undefined, 400],
+  ];
+  for (const [method, path, body, status] of CASES) {
+    it(`answers ${method} /${path} ${status}, changing nothing`, async () => {
+      const res = await server.fetch(`/endpoint/${path}`, { method, headers: { 'content-type': 'application/json' }, body });
+      expect(res.status).to.equal(status);
+      expect(res.headers.get('content-type')).to.match(/^application\/json/);
+      expect(await (await server.fetch('/endpoint/comments')).json()).to.deep.equal([{ id: 1, postId: 1 }]);
+      expect(await (await server.fetch('/endpoint/posts')).json()).to.deep.equal([{ id: 1 }]);
+      expect(server.errors).to.deep.equal([]);
+    });
+  }
 });
