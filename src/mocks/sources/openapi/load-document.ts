@@ -1,12 +1,15 @@
 import { dereference, ResolverError, validate, type ParserOptions } from '@readme/openapi-parser';
 import { dirname, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { FileRefused, readGatedFile, type FileGate } from '../../../gates/file-gate.js';
 import { MAX_SOURCE_FILE_BYTES } from '../read-source.js';
 import { parse, YAMLParseError } from 'yaml';
 import { describeJsonError } from '../../../shared/json-check.js';
 import { placeError } from './error-place.js';
 import { isOpenapi } from './is-openapi.js';
+import { anchorRefs, RefRefused } from './anchor-refs.js';
+import { restoreExampleRefs, shieldExampleRefs } from './example-refs.js';
+import { inlineOperationRefs } from './operation-refs.js';
 
 /** A document that cannot be read, with the file and the place named in its message. */
 export class OpenapiError extends Error {
@@ -25,16 +28,25 @@ const DEREFERENCE_MS = 10_000;
  * `file`, through the Files gate: only regular files in the document's own folder (links followed),
  * at most MAX_SOURCE_FILE_BYTES each, are read, and so for a `$ref` in a referenced file too. One over
  * the network is refused, never fetched: the document is input, and a mock server (or `mock import`,
- * which uploads what it reads) must not reach out to hosts or files a document names.
+ * which uploads what it reads) must not reach out to hosts or files a document names. An operation
+ * given as a `$ref` that cannot be read is left out, with a line in `skipped`.
  */
-export async function loadOpenapi(file: string, text: string): Promise<OpenapiDocument> {
+export async function loadOpenapi(file: string, text: string, skipped: string[] = []): Promise<OpenapiDocument> {
   const value = parseText(file, text);
   if (!isOpenapi(value)) {
     throw new OpenapiError(`${file} is not an OpenAPI document: it has no top-level 'openapi' or 'swagger' key`);
   }
   const document = value as OpenapiDocument;
-  anchorRefs(file, document);
-  const options = parserOptions({ root: dirname(resolve(file)), maxBytes: MAX_SOURCE_FILE_BYTES, rootName: "the document's folder" });
+  shieldExampleRefs(document);
+  try {
+    anchorRefs(file, document);
+  } catch (err) {
+    if (err instanceof RefRefused) throw new OpenapiError(`${file}: ${err.message}`);
+    throw err;
+  }
+  const gate = { root: dirname(resolve(file)), maxBytes: MAX_SOURCE_FILE_BYTES, rootName: "the document's folder" };
+  inlineOperationRefs(document, gate, skipped);
+  const options = parserOptions(gate);
   let dereferenced: OpenapiDocument;
   let result;
   try {
@@ -49,6 +61,7 @@ export async function loadOpenapi(file: string, text: string): Promise<OpenapiDo
     const lines = result.errors.map((error) => `  ${placeError(error.message, dereferenced, text)}`).join('\n');
     throw new OpenapiError(`${file} is not a valid ${result.specification ?? 'OpenAPI'} document:\n${lines}`);
   }
+  restoreExampleRefs(dereferenced);
   return dereferenced;
 }
 
@@ -67,29 +80,6 @@ function parseText(file: string, text: string): unknown {
     const at = err.linePos ? ` at line ${err.linePos[0].line}, column ${err.linePos[0].col}` : '';
     throw new OpenapiError(`${file} is not valid YAML: ${what}${at}`);
   }
-}
-
-/**
- * Refuses every `$ref` with a URL scheme (http:, https:, ...) and makes each relative one absolute
- * from the document's folder: the parser would otherwise read it from the process's working folder.
- */
-function anchorRefs(file: string, document: unknown): void {
-  const folder = dirname(resolve(file));
-  const walk = (node: unknown, at: string): void => {
-    if (typeof node !== 'object' || node === null) return;
-    if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${at}/${i}`));
-    const record = node as Record<string, unknown>;
-    for (const [key, child] of Object.entries(record)) {
-      if (key === '$ref' && typeof child === 'string' && !child.startsWith('#')) {
-        if (/^[a-z][a-z0-9+.-]*:/i.test(child) && !/^[a-z]:[\\/]/i.test(child)) {
-          throw new OpenapiError(`${file}: ${at}/$ref: '${child}' is refused: only $refs to files beside it are read`);
-        }
-        const [path = '', fragment] = child.split('#', 2);
-        record[key] = pathToFileURL(resolve(folder, path)).href + (fragment === undefined ? '' : `#${fragment}`);
-      } else walk(child, `${at}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`);
-    }
-  };
-  walk(document, '#');
 }
 
 function parserOptions(gate: FileGate): ParserOptions {

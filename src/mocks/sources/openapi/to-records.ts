@@ -18,10 +18,10 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
  * OpenapiError naming the file and the place when the document does not parse or validate.
  */
 export async function openapiRecords(file: string, text: string): Promise<OpenapiRecords> {
-  const document = asObject(await loadOpenapi(file, text));
+  const skipped: string[] = [];
+  const document = asObject(await loadOpenapi(file, text, skipped));
   const swagger = 'swagger' in document;
   const records: Record<string, unknown>[] = [];
-  const skipped: string[] = [];
   const names = new Set<string>();
   const routes = new Map<string, string>();
   for (const [template, item] of Object.entries(asObject(document.paths))) {
