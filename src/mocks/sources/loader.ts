@@ -8,6 +8,8 @@ import { parseMockInput } from '../record/validate.js';
 /** A source's records, and where in its text each field is written (for errors) when that can be told. */
 export type ParsedSource = {
   records: unknown[];
+  /** Parts left out while the rest is served (an OpenAPI operation that cannot be an endpoint), one line each. */
+  skipped?: string[];
   placeOf?(index: number, field: string | undefined): Place | undefined;
 };
 
@@ -40,7 +42,7 @@ export type SourceLoader = {
   ): Promise<SourceChange | SourceProblem>;
   /** Drops a problem without applying anything (a file that failed and is now gone or skipped). */
   forget(file: string): void;
-  /** Current problems, by file name. */
+  /** Current problems, by file name: a refused change's, and the parts an applied one left out. */
   problems(): SourceProblem[];
 };
 
@@ -52,10 +54,10 @@ export function fileSource(file: string): string {
 /** One loader can serve every watched source (a folder, an OpenAPI file) and the API lists all their problems. */
 export function createSourceLoader(options: { maxDelay: number }): SourceLoader {
   const validate = { maxDelay: options.maxDelay, nestedNames: true };
-  const problems = new Map<string, SourceProblem>();
+  const problems = new Map<string, SourceProblem[]>();
 
   const fail = (problem: SourceProblem) => {
-    problems.set(problem.file, problem);
+    problems.set(problem.file, [problem]);
     return problem;
   };
 
@@ -74,7 +76,9 @@ export function createSourceLoader(options: { maxDelay: number }): SourceLoader 
           }
         });
         const change = await store.syncSource(source, inputs);
-        problems.delete(file);
+        const skipped = (parsed.skipped ?? []).map((message) => ({ source, file, message }));
+        if (skipped.length > 0) problems.set(file, skipped);
+        else problems.delete(file);
         return change;
       } catch (err) {
         if (err instanceof RecordTextError) return fail({ source, file, message: err.message, ...err.place });
@@ -86,7 +90,7 @@ export function createSourceLoader(options: { maxDelay: number }): SourceLoader 
       }
     },
     forget: (file) => problems.delete(file),
-    problems: () => [...problems.values()].sort((a, b) => (a.file < b.file ? -1 : 1)),
+    problems: () => [...problems.values()].sort(([a], [b]) => (a!.file < b!.file ? -1 : 1)).flat(),
   };
 }
 

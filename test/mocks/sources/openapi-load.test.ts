@@ -77,4 +77,23 @@ describe('OpenAPI documents load what can be loaded', () => {
     expect(skipped[0]).to.match(/^GET \/gone: \$ref to .*missing\.yml: .* \(#\/paths\/~1gone\/get\)$/);
     expect(skipped[1]).to.match(/^GET \/outside: \$ref to .*elsewhere\.yml: .*the document's folder.* \(#\/paths\/~1outside\/get\)$/);
   });
+
+  it('leaves out an operation that does not validate, naming its place, and serves the others', async () => {
+    const api =
+      HEAD +
+      'paths:\n  /good:\n    get:\n      responses:\n        "200": { description: ok }\n' +
+      '  /bad:\n    get:\n      operationId: bad\n    post:\n      responses:\n        "201": { description: made }\n';
+    const { records, skipped } = await load(temp.dir, { 'api.yaml': api });
+    expect(records.map((record) => `${record.methods} ${record.path}`)).to.deep.equal(['GET good', 'POST bad']);
+    expect(skipped).to.deep.equal([
+      "GET /bad: REQUIRED must have required property 'responses' at line 10, column 7 (#/paths/~1bad/get)",
+    ]);
+  });
+
+  it('still refuses a document whose error is outside the operations', async () => {
+    const api = 'openapi: 3.0.3\ninfo: { version: "1" }\npaths:\n  /good:\n    get:\n      responses:\n        "200": { description: ok }\n';
+    let message = '';
+    await load(temp.dir, { 'api.yaml': api }).catch((err: Error) => (message = err.message));
+    expect(message).to.contain("is not a valid OpenAPI document:\n  REQUIRED must have required property 'title'");
+  });
 });

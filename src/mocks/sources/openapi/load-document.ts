@@ -5,11 +5,11 @@ import { FileRefused, readGatedFile, type FileGate } from '../../../gates/file-g
 import { MAX_SOURCE_FILE_BYTES } from '../read-source.js';
 import { parse, YAMLParseError } from 'yaml';
 import { describeJsonError } from '../../../shared/json-check.js';
-import { placeError } from './error-place.js';
+import { placeError, type PlacedError } from './error-place.js';
 import { isOpenapi } from './is-openapi.js';
 import { anchorRefs, RefRefused } from './anchor-refs.js';
 import { restoreExampleRefs, shieldExampleRefs } from './example-refs.js';
-import { inlineOperationRefs } from './operation-refs.js';
+import { inlineOperationRefs, METHODS } from './operation-refs.js';
 
 /** A document that cannot be read, with the file and the place named in its message. */
 export class OpenapiError extends Error {
@@ -29,7 +29,7 @@ const DEREFERENCE_MS = 10_000;
  * at most MAX_SOURCE_FILE_BYTES each, are read, and so for a `$ref` in a referenced file too. One over
  * the network is refused, never fetched: the document is input, and a mock server (or `mock import`,
  * which uploads what it reads) must not reach out to hosts or files a document names. An operation
- * given as a `$ref` that cannot be read is left out, with a line in `skipped`.
+ * given as a `$ref` that cannot be read, or that does not validate, is left out with a line in `skipped`.
  */
 export async function loadOpenapi(file: string, text: string, skipped: string[] = []): Promise<OpenapiDocument> {
   const value = parseText(file, text);
@@ -47,22 +47,66 @@ export async function loadOpenapi(file: string, text: string, skipped: string[] 
   const gate = { root: dirname(resolve(file)), maxBytes: MAX_SOURCE_FILE_BYTES, rootName: "the document's folder" };
   inlineOperationRefs(document, gate, skipped);
   const options = parserOptions(gate);
-  let dereferenced: OpenapiDocument;
+  let dereferenced = await readRefs(file, document, options);
+  const invalid = await problems(file, document, dereferenced, options, text);
+  if (invalid) {
+    // An operation that does not validate is left out, and the rest checked again: once, as one
+    // that still fails (an error outside the operations) refuses the document.
+    const placed = invalid.errors.map((error) => ({ ...error, operation: operationOf(error.pointer) }));
+    if (placed.some((error) => !error.operation)) refuse(file, invalid.specification, placed);
+    for (const { message, operation } of placed) {
+      const [template, method] = operation!;
+      skipped.push(`${method.toUpperCase()} ${template}: ${message}`);
+      delete (document.paths as Record<string, Record<string, unknown>>)[template]![method];
+    }
+    dereferenced = await readRefs(file, document, options);
+    const still = await problems(file, document, dereferenced, options, text);
+    if (still) refuse(file, still.specification, still.errors);
+  }
+  restoreExampleRefs(dereferenced);
+  return dereferenced;
+}
+
+type Invalid = { specification: string | null; errors: PlacedError[] };
+
+async function readRefs(file: string, document: OpenapiDocument, options: ParserOptions): Promise<OpenapiDocument> {
+  try {
+    return await dereference(structuredClone(document), options);
+  } catch (err) {
+    throw new OpenapiError(`${file} cannot be read: ${(err as Error).message}`);
+  }
+}
+
+/** What the validator finds wrong, each error placed in the file; undefined for a valid document. */
+async function problems(
+  file: string,
+  document: OpenapiDocument,
+  dereferenced: OpenapiDocument,
+  options: ParserOptions,
+  text: string,
+): Promise<Invalid | undefined> {
   let result;
   try {
     // validate() dereferences a copy of its own, with the same options.
-    dereferenced = await dereference(structuredClone(document), options);
     result = await validate(document, options);
   } catch (err) {
     throw new OpenapiError(`${file} cannot be read: ${(err as Error).message}`);
   }
-  if (!result.valid) {
-    // Its messages point into the dereferenced document.
-    const lines = result.errors.map((error) => `  ${placeError(error.message, dereferenced, text)}`).join('\n');
-    throw new OpenapiError(`${file} is not a valid ${result.specification ?? 'OpenAPI'} document:\n${lines}`);
-  }
-  restoreExampleRefs(dereferenced);
-  return dereferenced;
+  if (result.valid) return undefined;
+  // Its messages point into the dereferenced document.
+  const errors = result.errors.map((error) => placeError(error.message, dereferenced, text));
+  return { specification: result.specification, errors };
+}
+
+/** The path and method of the operation a pointer is in (`paths`, `/users`, `get`, ...). */
+function operationOf(pointer: string[] | undefined): [string, string] | undefined {
+  if (!pointer || pointer[0] !== 'paths' || pointer.length < 3) return undefined;
+  return METHODS.includes(pointer[2]!) ? [pointer[1]!, pointer[2]!] : undefined;
+}
+
+function refuse(file: string, specification: string | null, errors: PlacedError[]): never {
+  const lines = errors.map((error) => `  ${error.message}`).join('\n');
+  throw new OpenapiError(`${file} is not a valid ${specification ?? 'OpenAPI'} document:\n${lines}`);
 }
 
 function parseText(file: string, text: string): unknown {

@@ -4,7 +4,8 @@ import { FileRefused, readGatedFile, type FileGate } from '../../../gates/file-g
 import { anchorRefs, RefRefused } from './anchor-refs.js';
 import { shieldExampleRefs } from './example-refs.js';
 
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+/** The operations of a path item, by their keys. */
+export const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 /**
  * Replaces each operation given as a `$ref` to another file (DigitalOcean's description gives every

@@ -3,14 +3,13 @@ import { checkName } from '../../record/validate.js';
 import { checkHeaders } from '../../record/validate-fields.js';
 import { checkPath } from '../../record/validate-route.js';
 import { loadOpenapi } from './load-document.js';
+import { METHODS } from './operation-refs.js';
 import { asObject, mediaAnswer } from './media-answer.js';
 
 /** Endpoint records as the import API takes them, and the operations that could not become one. */
 export type OpenapiRecords = { records: Record<string, unknown>[]; skipped: string[] };
 
 type Json = Record<string, unknown>;
-
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 /**
  * Turns the OpenAPI 3.0/3.1 or Swagger 2.0 document in `text` (the content of `file`) into one
