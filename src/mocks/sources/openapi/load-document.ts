@@ -77,7 +77,12 @@ async function readRefs(file: string, document: OpenapiDocument, options: Parser
   }
 }
 
-/** What the validator finds wrong, each error placed in the file; undefined for a valid document. */
+/**
+ * What the validator finds wrong, each error placed in the file; undefined for a valid document.
+ * The validator words an error over its whole dereferenced document printed as JSON, parsed into a
+ * syntax tree of some 60 bytes a byte: 1 GB for DigitalOcean's description with one bad operation.
+ * So the paths are checked in parts of at most PART_BYTES each, and that is what one error costs.
+ */
 async function problems(
   file: string,
   document: OpenapiDocument,
@@ -85,17 +90,61 @@ async function problems(
   options: ParserOptions,
   text: string,
 ): Promise<Invalid | undefined> {
-  let result;
-  try {
-    // validate() dereferences a copy of its own, with the same options.
-    result = await validate(document, options);
-  } catch (err) {
-    throw new OpenapiError(`${file} cannot be read: ${(err as Error).message}`);
+  let specification: string | null = null;
+  const errors = new Map<string, PlacedError>();
+  for (const templates of parts(dereferenced)) {
+    const part = (of: OpenapiDocument) => ({ ...of, paths: pick(of.paths, templates) }) as OpenapiDocument;
+    let result;
+    try {
+      // validate() dereferences what it is given, in place.
+      result = await validate(structuredClone(part(document)), options);
+    } catch (err) {
+      throw new OpenapiError(`${file} cannot be read: ${(err as Error).message}`);
+    }
+    if (result.valid) continue;
+    specification = result.specification;
+    // Its messages point into its dereferenced part; an error outside the paths comes once a part.
+    const seen = part(dereferenced);
+    for (const error of result.errors) {
+      const placed = placeError(error.message, seen, text);
+      errors.set(placed.message, placed);
+    }
   }
-  if (result.valid) return undefined;
-  // Its messages point into the dereferenced document.
-  const errors = result.errors.map((error) => placeError(error.message, dereferenced, text));
-  return { specification: result.specification, errors };
+  return errors.size > 0 ? { specification, errors: [...errors.values()] } : undefined;
+}
+
+// Bytes of JSON (compact, every shared $ref target counted where it is used) a part's paths come to.
+const PART_BYTES = 2 * 1024 * 1024;
+
+/** The path templates in parts whose dereferenced JSON is at most PART_BYTES (one path item may pass it). */
+function parts(dereferenced: OpenapiDocument): string[][] {
+  const sizes = new Map<object, number>();
+  const size = (node: unknown): number => {
+    if (typeof node !== 'object' || node === null) return String(node).length + 2;
+    const known = sizes.get(node);
+    if (known !== undefined) return known;
+    let total = 2;
+    for (const [key, value] of Object.entries(node)) total += key.length + 4 + size(value);
+    sizes.set(node, total);
+    return total;
+  };
+  const found: string[][] = [[]];
+  let bytes = 0;
+  for (const [template, item] of Object.entries(dereferenced.paths ?? {})) {
+    const cost = size(item);
+    if (bytes + cost > PART_BYTES && found.at(-1)!.length > 0) {
+      found.push([]);
+      bytes = 0;
+    }
+    found.at(-1)!.push(template);
+    bytes += cost;
+  }
+  return found;
+}
+
+function pick(paths: unknown, templates: string[]): Record<string, unknown> {
+  const all = (paths ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(templates.map((template) => [template, all[template]]));
 }
 
 /** The path and method of the operation a pointer is in (`paths`, `/users`, `get`, ...). */
