@@ -56,9 +56,9 @@ describe('OpenAPI documents to endpoint records', () => {
     const { records, skipped } = await openapiRecords(join(temp.dir, 'api.yaml'), text);
     expect(records.map((r) => r.name)).to.deep.equal(['get-a', 'get-b-x', 'put-b-x']);
     expect(skipped).to.deep.equal([
-      'GET /: the path cannot be a route under /endpoint/',
-      'HEAD /a: the GET operation of this path answers HEAD',
-      'GET /b/{x}.json: it is served at the same route as GET /b/{x}',
+      'GET /: the path cannot be a route under /endpoint/ (#/paths/~1/get)',
+      'HEAD /a: the GET operation of this path answers HEAD (#/paths/~1a/head)',
+      'GET /b/{x}.json: it is served at the same route as GET /b/{x} (#/paths/~1b~1{x}.json/get)',
     ]);
   });
 

@@ -9,7 +9,7 @@ import { placeError, type PlacedError } from './error-place.js';
 import { isOpenapi } from './is-openapi.js';
 import { anchorRefs, RefRefused } from './anchor-refs.js';
 import { restoreExampleRefs, shieldExampleRefs } from './example-refs.js';
-import { inlineOperationRefs, METHODS } from './operation-refs.js';
+import { inlineOperationRefs, METHODS, operationPointer } from './operation-refs.js';
 
 /** A document that cannot be read, with the file and the place named in its message. */
 export class OpenapiError extends Error {
@@ -48,20 +48,21 @@ export async function loadOpenapi(file: string, text: string, skipped: string[] 
   inlineOperationRefs(document, gate, skipped);
   const options = parserOptions(gate);
   let dereferenced = await readRefs(file, document, options);
-  const invalid = await problems(file, document, dereferenced, options, text);
-  if (invalid) {
-    // An operation that does not validate is left out, and the rest checked again: once, as one
-    // that still fails (an error outside the operations) refuses the document.
+  // An operation that does not validate is left out, and the rest checked again. The validator's
+  // own checks (path parameters, duplicate operationIds) run only once its schema passes: a second
+  // round finds theirs. An error outside the operations refuses the document.
+  for (let round = 1; ; round++) {
+    const invalid = await problems(file, document, dereferenced, options, text);
+    if (!invalid) break;
     const placed = invalid.errors.map((error) => ({ ...error, operation: operationOf(error.pointer) }));
-    if (placed.some((error) => !error.operation)) refuse(file, invalid.specification, placed);
+    if (round === 3 || placed.some((error) => !error.operation)) refuse(file, invalid.specification, placed);
     for (const { message, operation } of placed) {
       const [template, method] = operation!;
-      skipped.push(`${method.toUpperCase()} ${template}: ${message}`);
+      const where = message.includes('(#/') ? '' : ` (${operationPointer(template, method)})`;
+      skipped.push(`${method.toUpperCase()} ${template}: ${message}${where}`);
       delete (document.paths as Record<string, Record<string, unknown>>)[template]![method];
     }
     dereferenced = await readRefs(file, document, options);
-    const still = await problems(file, document, dereferenced, options, text);
-    if (still) refuse(file, still.specification, still.errors);
   }
   restoreExampleRefs(dereferenced);
   return dereferenced;
@@ -107,7 +108,7 @@ async function problems(
     const seen = part(dereferenced);
     for (const error of result.errors) {
       const placed = placeError(error.message, seen, text);
-      errors.set(placed.message, placed);
+      errors.set(placed.message, { ...placed, pointer: placed.pointer ?? pointerInWords(placed.message) });
     }
   }
   return errors.size > 0 ? { specification, errors: [...errors.values()] } : undefined;
@@ -145,6 +146,12 @@ function parts(dereferenced: OpenapiDocument): string[][] {
 function pick(paths: unknown, templates: string[]): Record<string, unknown> {
   const all = (paths ?? {}) as Record<string, unknown>;
   return Object.fromEntries(templates.map((template) => [template, all[template]]));
+}
+
+/** The operation the validator's own checks name in words: `/paths/users/{id}/get` is missing ... */
+function pointerInWords(message: string): string[] | undefined {
+  const named = new RegExp(`^\`/paths(/.*)/(${METHODS.join('|')})\``).exec(message);
+  return named ? ['paths', named[1]!, named[2]!] : undefined;
 }
 
 /** The path and method of the operation a pointer is in (`paths`, `/users`, `get`, ...). */

@@ -23,7 +23,7 @@ export function inlineOperationRefs(document: unknown, gate: FileGate, skipped: 
     for (const method of METHODS) {
       const ref = (operations[method] as { $ref?: unknown } | undefined)?.$ref;
       if (typeof ref !== 'string' || !/^file:/i.test(ref)) continue;
-      const pointer = `#/paths/${escape(template)}/${method}`;
+      const pointer = operationPointer(template, method);
       try {
         operations[method] = readOperation(ref, gate);
       } catch (err) {
@@ -68,6 +68,11 @@ function readOperation(ref: string, gate: FileGate): unknown {
     throw err;
   }
   return value;
+}
+
+/** Where an operation is in its document, as a JSON pointer: `#/paths/~1users~1{id}/get`. */
+export function operationPointer(template: string, method: string): string {
+  return `#/paths/${escape(template)}/${method}`;
 }
 
 function escape(key: string): string {

@@ -3,7 +3,7 @@ import { checkName } from '../../record/validate.js';
 import { checkHeaders } from '../../record/validate-fields.js';
 import { checkPath } from '../../record/validate-route.js';
 import { loadOpenapi } from './load-document.js';
-import { METHODS } from './operation-refs.js';
+import { METHODS, operationPointer } from './operation-refs.js';
 import { asObject, mediaAnswer } from './media-answer.js';
 
 /** Endpoint records as the import API takes them, and the operations that could not become one. */
@@ -28,20 +28,21 @@ export async function openapiRecords(file: string, text: string): Promise<Openap
       const operation = asObject(asObject(item)[method]);
       if (!(method in asObject(item))) continue;
       const label = `${method.toUpperCase()} ${template}`;
+      const skip = (why: string) => skipped.push(`${label}: ${why} (${operationPointer(template, method)})`);
       const path = routeOf(template);
       if (path === undefined) {
-        skipped.push(`${label}: the path cannot be a route under /endpoint/`);
+        skip('the path cannot be a route under /endpoint/');
         continue;
       }
       if (method === 'head' && 'get' in asObject(item)) {
-        skipped.push(`${label}: the GET operation of this path answers HEAD`);
+        skip('the GET operation of this path answers HEAD');
         continue;
       }
       // `/files/{id}` and `/files/{id}.json` are both `files/:id`: the first one documented keeps it.
       const shape = `${method} ${path.replace(/:[^/]+/g, ':')}`;
       const earlier = routes.get(shape);
       if (earlier !== undefined) {
-        skipped.push(`${label}: it is served at the same route as ${earlier}`);
+        skip(`it is served at the same route as ${earlier}`);
         continue;
       }
       routes.set(shape, label);
