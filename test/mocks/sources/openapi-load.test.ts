@@ -24,8 +24,8 @@ describe('OpenAPI documents load what can be loaded', () => {
   afterEach(() => temp.cleanup());
 
   it('answers a `$ref` key inside example data as data, not as a reference', async () => {
-    // From GitHub's description (github/rest-api-description): an example holding a `$ref` key, which
-    // refused the whole document.
+    // The shape issue 28 reports of GitHub's description (github/rest-api-description, too large to
+    // fetch here, so not an extract of it): example data holding a `$ref` key refused the whole document.
     const api =
       HEAD +
       'paths:\n  /refs:\n    get:\n      responses:\n        "200":\n          description: ok\n' +
