@@ -63,9 +63,24 @@ export function errorHandler(body: ErrorBody, logger: Logger): Middleware {
       if (typeof answer === 'string') ctx.body = answer;
       else sendJson(ctx, answer);
       if (ours?.retryAfter !== undefined) ctx.set('Retry-After', String(ours.retryAfter));
-      // A body refused for its size, or not received in time, is left unread: do not reuse the connection.
-      if (status === 413 || status === 408) ctx.set('Connection', 'close');
+      // A body not received in time, or refused for its size while being read, is left unread: the
+      // connection is not reused. One refused for its declared size, unread, is drained (up to a cap):
+      // closing on a client still sending makes it fail to write (EPIPE) before it reads the 413.
+      if (status === 408 || (status === 413 && !drainable(ctx))) ctx.set('Connection', 'close');
     }
   };
 }
 
+
+/**
+ * Bytes of a body refused for its declared Content-Length that the server reads and drops, so that
+ * the client can read the 413 (Node's server reads the rest of an unread body before the next
+ * request); past it, the connection is closed as for any other refused body.
+ */
+export const MAX_DRAINED_BODY = 64 * 1024 * 1024;
+
+function drainable(ctx: Context): boolean {
+  const { req } = ctx;
+  const declared = Number(req.headers['content-length']);
+  return !req.readableDidRead && req.headers['transfer-encoding'] === undefined && declared <= MAX_DRAINED_BODY;
+}

@@ -15,6 +15,7 @@ import { addScenarioRoutes } from './api-scenarios.js';
 import type { Logger } from '../server/logger.js';
 import type { SourceProblem } from './sources/loader.js';
 import { sendJson } from '../http/json-answer.js';
+import { MOCK_DEFAULTS } from './config/defaults.js';
 import { fromSourceError } from './store/refusals.js';
 
 export type ApiOptions = {
@@ -83,7 +84,8 @@ export function apiRouter(options: ApiOptions): Router {
     streamServerEvents(ctx, { store, feed, keepAliveMs, maxStreams });
   });
 
-  addImportRoute(router, { store, validate, maxBody: options.maxBody, logger: options.logger });
+  const maxImportBody = Math.max(options.maxBody, MOCK_DEFAULTS.maxImportBody);
+  addImportRoute(router, { store, validate, maxBody: maxImportBody, logger: options.logger });
 
   router.get('/endpoint/:name', (ctx) => {
     const endpoint = found(store, ctx.params.name!);

@@ -4,7 +4,10 @@ import { errorHandler, HttpError } from '../../src/http/errors.js';
 import { listen } from '../../src/server/listen.js';
 
 describe('errorHandler', () => {
-  async function answer(thrown: unknown): Promise<{ status: number; body: unknown; logged: string[]; connection: string | null }> {
+  async function answer(
+    thrown: unknown,
+    sent?: string,
+  ): Promise<{ status: number; body: unknown; logged: string[]; connection: string | null }> {
     const logged: string[] = [];
     const app = new Koa();
     app.silent = true;
@@ -14,7 +17,7 @@ describe('errorHandler', () => {
     });
     const running = await listen(app.callback(), 0, '127.0.0.1');
     try {
-      const res = await fetch(`${running.url}/x`);
+      const res = await fetch(`${running.url}/x`, sent === undefined ? {} : { method: 'POST', body: sent });
       return { status: res.status, body: await res.json(), logged, connection: res.headers.get('connection') };
     } finally {
       await running.close(100);
@@ -29,6 +32,12 @@ describe('errorHandler', () => {
   it('closes the connection after refusing a body as too large, which is left unread', async () => {
     const { status, connection } = await answer(new HttpError(413, 'request body too large (the limit is 1MB)'));
     expect([status, connection]).to.deep.equal([413, 'close']);
+  });
+
+  it('drains a body refused for its declared length, unread, so that the client reads the 413', async () => {
+    // Closing on a client still sending made it fail to write (EPIPE) before it read the answer.
+    const { status, connection } = await answer(new HttpError(413, 'request body too large (the limit is 1MB)'), 'x'.repeat(5000));
+    expect([status, connection]).to.deep.equal([413, 'keep-alive']);
   });
 
   it('keeps the connection for other client errors', async () => {

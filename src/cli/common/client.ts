@@ -63,6 +63,16 @@ export async function callApi(
   try {
     res = await request(url, { method, headers, signal }, payload);
   } catch (err) {
+    const { code } = err as { code?: string };
+    // A server answering 413 reads (drains) a refused body only up to a cap; past it, it closes while
+    // the body is still being sent. It was reached: saying it is unreachable sends the user astray.
+    if (payload !== undefined && !signal.aborted && (code === 'EPIPE' || code === 'ECONNRESET')) {
+      const size = Buffer.byteLength(payload);
+      throw new CliError(
+        `the ${options.kind} server at ${options.server} closed the connection while a ${size}-byte body was sent: it is likely over the server's limit`,
+        EXIT.refused,
+      );
+    }
     throw unreachable(options, signal.aborted ? signal.reason : err);
   }
   const { head, text } = res;

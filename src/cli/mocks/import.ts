@@ -72,7 +72,8 @@ export async function mockImport(path: string, flags: MockImportFlags, command: 
   const { status, body } = await callApi(client, 'POST', 'api/endpoints/import', { json: { endpoints, replace } });
   if (status === 400 || status === 409) throw refusedRecords(body, sources);
   if (status === 413) {
-    throw new CliError(`${path} is too large for the server's --max-body: import it in parts`, EXIT.refused);
+    const said = errorMessage(body);
+    throw new CliError(`${path} is too large for the server's import limit${said ? ` (${said})` : ''}: import it in parts`, EXIT.refused);
   }
   check(client, '', status, body);
   const { created = [], replaced = [] } = body as { created?: string[]; replaced?: string[] };

@@ -23,7 +23,8 @@ function openapiParser(logger: Logger): SourceParser {
     try {
       const { records, skipped } = await openapiRecords(file, text);
       for (const line of skipped) logger.info(`  ${file}: skipped ${line}`);
-      return { records };
+      // Listed with the file's problems too (GET /api/sources, the page) while the rest is served.
+      return { records, skipped: skipped.map((line) => `skipped ${line}`) };
     } catch (err) {
       if (!(err instanceof OpenapiError)) throw err;
       // The loader puts the file name in front of its message: said once is enough.

@@ -10,6 +10,12 @@ export const MOCK_DEFAULTS = {
   maxDelay: 60_000,
   /** The largest request body read, in bytes (--max-body). */
   maxBody: 1024 * 1024,
+  /**
+   * The largest body of POST /api/endpoints/import, in bytes, when --max-body is smaller: an import is
+   * a whole document's endpoints (Stripe's description, 4 MB, makes several times that in records),
+   * not one endpoint. What is kept is still bounded by --max-store-bytes.
+   */
+  maxImportBody: 32 * 1024 * 1024,
   /** Access-Control-Allow-Origin: * on endpoint answers (--no-cors). */
   cors: true,
   /** Requests kept in each endpoint's log (--log-size). */

@@ -13,6 +13,8 @@ export type ParsedSource = {
    * left out, the rest are served. Otherwise one refused record keeps the whole source as it was.
    */
   partial?: boolean;
+  /** Parts left out while the rest is served (an OpenAPI operation that cannot be an endpoint), one line each. */
+  skipped?: string[];
   placeOf?(index: number, field: string | undefined): Place | undefined;
 };
 
@@ -48,7 +50,7 @@ export type SourceLoader = {
   ): Promise<Applied | SourceProblem>;
   /** Drops a problem without applying anything (a file that failed and is now gone or skipped). */
   forget(file: string): void;
-  /** Current problems, by file name. */
+  /** Current problems, by file name: a refused change's, and the parts an applied one left out. */
   problems(): SourceProblem[];
 };
 
@@ -93,12 +95,12 @@ export function createSourceLoader(options: { maxDelay: number }): SourceLoader 
           }
         });
         const change = await store.syncSource(source, inputs);
-        if (left.length === 0) {
-          problems.delete(file);
-          return change;
-        }
-        problems.set(file, left);
-        return { ...change, problems: left };
+        // What the source left out: records refused one by one, and parts its parser skipped.
+        const skipped = (parsed.skipped ?? []).map((message): SourceProblem => ({ source, file, message }));
+        const out = [...left, ...skipped];
+        if (out.length === 0) problems.delete(file);
+        else problems.set(file, out);
+        return left.length === 0 ? change : { ...change, problems: left };
       } catch (err) {
         if (err instanceof RecordTextError) return fail({ source, file, message: err.message, ...err.place });
         if (!(err instanceof SourceRecordError)) throw err;

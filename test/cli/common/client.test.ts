@@ -60,6 +60,22 @@ describe("callApi (the client commands' one request)", () => {
     expect(sent!.headers).not.to.have.property('transfer-encoding');
   });
 
+  it('says a server that closed the connection on a body being sent was reached, not unreachable', async () => {
+    // A server drains a refused body only up to a cap (64 MiB); past it, it closes while the client writes.
+    const raw = createServer((req) => req.socket.destroy());
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
+      const json = { name: 'big', body: 'x'.repeat(8 * 1024 * 1024) };
+      const err = await failure(callApi(mock(url), 'PUT', 'api/endpoint/add', { json }));
+      expect(err.message).to.match(/^the mock server at http:\/\/127\.0\.0\.1:\d+ closed the connection while a \d+-byte body was sent/);
+      expect(err.exitCode).to.equal(EXIT.refused);
+    } finally {
+      raw.closeAllConnections();
+      await new Promise<void>((resolve) => raw.close(() => resolve()));
+    }
+  });
+
   it('sends a form as application/x-www-form-urlencoded', async () => {
     server = await serverOf((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });

@@ -54,9 +54,10 @@ describe('snippetkit mock import of an OpenAPI document', function () {
 
   describe('uploads no file from outside the document\'s folder (the Files gate)', () => {
     const SECRET = 'the secret of the client';
-    const answering = (example: string) =>
+    // Through a schema: a `$ref` key in example data is data, never read.
+    const answering = (schema: string) =>
       'openapi: 3.0.3\ninfo: { title: t, version: "1" }\npaths:\n  /stolen:\n    get:\n      responses:\n' +
-      `        '200':\n          description: ok\n          content: { text/plain: { example: ${example} } }\n`;
+      `        '200':\n          description: ok\n          content: { text/plain: { schema: ${schema} } }\n`;
 
     it('refuses a $ref to ../secret.txt, to an absolute path, through a link, or in a referenced file', async () => {
       const secret = server.file('secret.txt', SECRET);

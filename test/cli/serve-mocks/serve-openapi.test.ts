@@ -71,7 +71,7 @@ describe('snippetkit serve-mocks --openapi (a real process)', function () {
       doc,
       'openapi: 3.0.3\ninfo: { title: t, version: "1" }\npaths:\n  /stolen:\n    get:\n      responses:\n' +
         "        '200':\n          description: ok\n" +
-        "          content: { text/plain: { example: { $ref: '../secret.txt' } } }\n",
+        "          content: { text/plain: { schema: { $ref: '../secret.txt' } } }\n",
     );
     await start(doc);
     const why = `cannot be read: $ref to ${join(temp.dir, 'secret.txt')}: it is outside the document's folder`;
@@ -81,6 +81,24 @@ describe('snippetkit serve-mocks --openapi (a real process)', function () {
     expect(res.status).to.equal(404);
     const { errors } = (await (await fetch(`${server!.url}/api/sources`)).json()) as Sources;
     expect(errors.map((e) => [e.file, e.message])).to.deep.equal([[doc, why]]);
+  });
+
+  it('serves the operations that load and lists each one left out, with its place, as a problem', async () => {
+    const doc = join(temp.dir, 'api.yaml');
+    writeFileSync(
+      doc,
+      'openapi: 3.0.3\ninfo: { title: t, version: "1" }\npaths:\n  /good:\n    get:\n      responses:\n' +
+        "        '200': { description: ok }\n  /bad:\n    get: { operationId: bad }\n" +
+        "  /elsewhere:\n    get: { $ref: '../op.yaml' }\n",
+    );
+    await start(doc);
+    expect(await status('good')).to.equal(200);
+    const { errors } = (await (await fetch(`${server!.url}/api/sources`)).json()) as Sources;
+    expect(errors.map((e) => [e.file, e.message.replace(/\$ref to .*op\.yaml/, '$ref to op.yaml')])).to.deep.equal([
+      [doc, "skipped GET /elsewhere: $ref to op.yaml: it is outside the document's folder (#/paths/~1elsewhere/get)"],
+      [doc, "skipped GET /bad: REQUIRED must have required property 'responses' at line 9, column 10 (#/paths/~1bad/get)"],
+    ]);
+    expect(server!.stderr()).to.contain(`${doc}: skipped GET /bad:`);
   });
 
   it('refuses to start when the file is not there', async () => {

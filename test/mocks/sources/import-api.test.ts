@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { addEndpoint, startMockServer, type TestMockServer } from '../server.js';
+import { MOCK_DEFAULTS } from '../../../src/mocks/config/defaults.js';
 
 describe('POST /api/endpoints/import', () => {
   let server: TestMockServer;
@@ -172,10 +173,21 @@ describe('POST /api/endpoints/import', () => {
     expect(names()).to.deep.equal([]);
   });
 
-  it('answers 413 past --max-body and stores nothing', async () => {
+  it('takes a body past --max-body, up to the import limit for documents', async () => {
     server = await startMockServer({ config: { maxBody: 1000 } });
     const res = await post({ endpoints: [{ name: 'big', data: 'x'.repeat(2000) }] });
+    expect(res.status).to.equal(200);
+    expect(names()).to.deep.equal(['big']);
+  });
+
+  it('answers 413 past the import limit (or --max-body when larger) and stores nothing', async () => {
+    server = await startMockServer({ config: { maxBody: MOCK_DEFAULTS.maxImportBody + 1000 } });
+    const res = await post({ endpoints: [{ name: 'big', data: 'x'.repeat(MOCK_DEFAULTS.maxImportBody + 2000) }] });
     expect(res.status).to.equal(413);
+    expect(await res.json()).to.deep.equal({
+      success: false,
+      message: `request body too large (the limit is ${MOCK_DEFAULTS.maxImportBody + 1000} bytes)`,
+    });
     expect(names()).to.deep.equal([]);
   });
 

@@ -9,10 +9,13 @@ import { tempDir } from '../../helpers/temp.js';
 
 const SECRET = 'root:x:0:0:the secret';
 
-/** A document whose one operation answers `example` (a YAML flow value) as text/plain. */
-const answering = (example: string) =>
+/**
+ * A document whose one operation answers text/plain of the schema `schema` (a YAML flow value). Not an
+ * `example`: a `$ref` key in example data is data (openapi-load.test.ts), never read.
+ */
+const answering = (schema: string) =>
   'openapi: 3.0.3\ninfo: { title: t, version: "1" }\npaths:\n  /a:\n    get:\n      responses:\n' +
-  `        '200':\n          description: ok\n          content: { text/plain: { example: ${example} } }\n`;
+  `        '200':\n          description: ok\n          content: { text/plain: { schema: ${schema} } }\n`;
 
 describe("OpenAPI $refs go through the Files gate: only files in the document's folder are read", () => {
   let temp: ReturnType<typeof tempDir>;
@@ -90,8 +93,8 @@ describe("OpenAPI $refs go through the Files gate: only files in the document's 
 
   it('still reads files in the folder, through links and `..` that stay inside', async () => {
     mkdirSync(join(api, 'schemas'));
-    writeFileSync(join(api, 'schemas', 'pet.yaml'), "text: { $ref: '../words.txt' }\n");
-    writeFileSync(join(api, 'words.txt'), 'hello');
+    writeFileSync(join(api, 'schemas', 'pet.yaml'), "text: { $ref: '../words.yaml' }\n");
+    writeFileSync(join(api, 'words.yaml'), '{ type: string, example: hello }');
     symlinkSync(join(api, 'schemas'), join(api, 'linked'));
     const text = answering("{ $ref: 'linked/../schemas/pet.yaml#/text' }");
     const { records } = await openapiRecords(join(api, 'api.yaml'), text);

@@ -6,17 +6,20 @@ import { LineCounter, parseDocument } from 'yaml';
  * not the file's: the frame's line gives the JSON pointer, the pointer the file's line and column.
  * A message with no frame (the parser's own checks name the path in words) is kept as it is.
  */
-export function placeError(message: string, document: unknown, text: string): string {
+export type PlacedError = { message: string; pointer?: string[] };
+
+/** The message with its place, and the pointer it names when it has a frame. */
+export function placeError(message: string, document: unknown, text: string): PlacedError {
   const [first = ''] = message.split('\n');
   const frameLine = /^>\s*(\d+) \|/m.exec(message);
-  if (!frameLine) return message.trim();
+  if (!frameLine) return { message: message.trim() };
   const pointer = pointerAtLine(document, Number(frameLine[1]));
-  if (pointer === undefined) return first;
+  if (pointer === undefined) return { message: first };
   const where = `#/${pointer.map((key) => key.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`;
   const counter = new LineCounter();
   const node = parseDocument(text, { lineCounter: counter }).getIn(pointer, true) as { range?: number[] } | undefined;
   const at = node?.range ? counter.linePos(node.range[0]!) : undefined;
-  return `${first} at ${at ? `line ${at.line}, column ${at.col} ` : ''}(${where})`;
+  return { message: `${first} at ${at ? `line ${at.line}, column ${at.col} ` : ''}(${where})`, pointer };
 }
 
 /** The path of the value that starts on `target` (1-based) of `JSON.stringify(value, null, 2)`. */

@@ -1,12 +1,15 @@
 import { dereference, ResolverError, validate, type ParserOptions } from '@readme/openapi-parser';
 import { dirname, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { FileRefused, readGatedFile, type FileGate } from '../../../gates/file-gate.js';
 import { MAX_SOURCE_FILE_BYTES } from '../read-source.js';
 import { parse, YAMLParseError } from 'yaml';
 import { describeJsonError } from '../../../shared/json-check.js';
-import { placeError } from './error-place.js';
+import { placeError, type PlacedError } from './error-place.js';
 import { isOpenapi } from './is-openapi.js';
+import { anchorRefs, RefRefused } from './anchor-refs.js';
+import { restoreExampleRefs, shieldExampleRefs } from './example-refs.js';
+import { inlineOperationRefs, METHODS, operationPointer } from './operation-refs.js';
 
 /** A document that cannot be read, with the file and the place named in its message. */
 export class OpenapiError extends Error {
@@ -25,31 +28,141 @@ const DEREFERENCE_MS = 10_000;
  * `file`, through the Files gate: only regular files in the document's own folder (links followed),
  * at most MAX_SOURCE_FILE_BYTES each, are read, and so for a `$ref` in a referenced file too. One over
  * the network is refused, never fetched: the document is input, and a mock server (or `mock import`,
- * which uploads what it reads) must not reach out to hosts or files a document names.
+ * which uploads what it reads) must not reach out to hosts or files a document names. An operation
+ * given as a `$ref` that cannot be read, or that does not validate, is left out with a line in `skipped`.
  */
-export async function loadOpenapi(file: string, text: string): Promise<OpenapiDocument> {
+export async function loadOpenapi(file: string, text: string, skipped: string[] = []): Promise<OpenapiDocument> {
   const value = parseText(file, text);
   if (!isOpenapi(value)) {
     throw new OpenapiError(`${file} is not an OpenAPI document: it has no top-level 'openapi' or 'swagger' key`);
   }
   const document = value as OpenapiDocument;
-  anchorRefs(file, document);
-  const options = parserOptions({ root: dirname(resolve(file)), maxBytes: MAX_SOURCE_FILE_BYTES, rootName: "the document's folder" });
-  let dereferenced: OpenapiDocument;
-  let result;
+  shieldExampleRefs(document);
   try {
-    // validate() dereferences a copy of its own, with the same options.
-    dereferenced = await dereference(structuredClone(document), options);
-    result = await validate(document, options);
+    anchorRefs(file, document);
+  } catch (err) {
+    if (err instanceof RefRefused) throw new OpenapiError(`${file}: ${err.message}`);
+    throw err;
+  }
+  const gate = { root: dirname(resolve(file)), maxBytes: MAX_SOURCE_FILE_BYTES, rootName: "the document's folder" };
+  inlineOperationRefs(document, gate, skipped);
+  const options = parserOptions(gate);
+  let dereferenced = await readRefs(file, document, options);
+  // An operation that does not validate is left out, and the rest checked again. The validator's
+  // own checks (path parameters, duplicate operationIds) run only once its schema passes: a second
+  // round finds theirs. An error outside the operations refuses the document.
+  for (let round = 1; ; round++) {
+    const invalid = await problems(file, document, dereferenced, options, text);
+    if (!invalid) break;
+    const placed = invalid.errors.map((error) => ({ ...error, operation: operationOf(error.pointer) }));
+    if (round === 3 || placed.some((error) => !error.operation)) refuse(file, invalid.specification, placed);
+    for (const { message, operation } of placed) {
+      const [template, method] = operation!;
+      const where = message.includes('(#/') ? '' : ` (${operationPointer(template, method)})`;
+      skipped.push(`${method.toUpperCase()} ${template}: ${message}${where}`);
+      delete (document.paths as Record<string, Record<string, unknown>>)[template]![method];
+    }
+    dereferenced = await readRefs(file, document, options);
+  }
+  restoreExampleRefs(dereferenced);
+  return dereferenced;
+}
+
+type Invalid = { specification: string | null; errors: PlacedError[] };
+
+async function readRefs(file: string, document: OpenapiDocument, options: ParserOptions): Promise<OpenapiDocument> {
+  try {
+    return await dereference(structuredClone(document), options);
   } catch (err) {
     throw new OpenapiError(`${file} cannot be read: ${(err as Error).message}`);
   }
-  if (!result.valid) {
-    // Its messages point into the dereferenced document.
-    const lines = result.errors.map((error) => `  ${placeError(error.message, dereferenced, text)}`).join('\n');
-    throw new OpenapiError(`${file} is not a valid ${result.specification ?? 'OpenAPI'} document:\n${lines}`);
+}
+
+/**
+ * What the validator finds wrong, each error placed in the file; undefined for a valid document.
+ * The validator words an error over its whole dereferenced document printed as JSON, parsed into a
+ * syntax tree of some 60 bytes a byte: 1 GB for DigitalOcean's description with one bad operation.
+ * So the paths are checked in parts of at most PART_BYTES each, and that is what one error costs.
+ */
+async function problems(
+  file: string,
+  document: OpenapiDocument,
+  dereferenced: OpenapiDocument,
+  options: ParserOptions,
+  text: string,
+): Promise<Invalid | undefined> {
+  let specification: string | null = null;
+  const errors = new Map<string, PlacedError>();
+  for (const templates of parts(dereferenced)) {
+    const part = (of: OpenapiDocument) => ({ ...of, paths: pick(of.paths, templates) }) as OpenapiDocument;
+    let result;
+    try {
+      // validate() dereferences what it is given, in place.
+      result = await validate(structuredClone(part(document)), options);
+    } catch (err) {
+      throw new OpenapiError(`${file} cannot be read: ${(err as Error).message}`);
+    }
+    if (result.valid) continue;
+    specification = result.specification;
+    // Its messages point into its dereferenced part; an error outside the paths comes once a part.
+    const seen = part(dereferenced);
+    for (const error of result.errors) {
+      const placed = placeError(error.message, seen, text);
+      errors.set(placed.message, { ...placed, pointer: placed.pointer ?? pointerInWords(placed.message) });
+    }
   }
-  return dereferenced;
+  return errors.size > 0 ? { specification, errors: [...errors.values()] } : undefined;
+}
+
+// Bytes of JSON (compact, every shared $ref target counted where it is used) a part's paths come to.
+const PART_BYTES = 2 * 1024 * 1024;
+
+/** The path templates in parts whose dereferenced JSON is at most PART_BYTES (one path item may pass it). */
+function parts(dereferenced: OpenapiDocument): string[][] {
+  const sizes = new Map<object, number>();
+  const size = (node: unknown): number => {
+    if (typeof node !== 'object' || node === null) return String(node).length + 2;
+    const known = sizes.get(node);
+    if (known !== undefined) return known;
+    let total = 2;
+    for (const [key, value] of Object.entries(node)) total += key.length + 4 + size(value);
+    sizes.set(node, total);
+    return total;
+  };
+  const found: string[][] = [[]];
+  let bytes = 0;
+  for (const [template, item] of Object.entries(dereferenced.paths ?? {})) {
+    const cost = size(item);
+    if (bytes + cost > PART_BYTES && found.at(-1)!.length > 0) {
+      found.push([]);
+      bytes = 0;
+    }
+    found.at(-1)!.push(template);
+    bytes += cost;
+  }
+  return found;
+}
+
+function pick(paths: unknown, templates: string[]): Record<string, unknown> {
+  const all = (paths ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(templates.map((template) => [template, all[template]]));
+}
+
+/** The operation the validator's own checks name in words: `/paths/users/{id}/get` is missing ... */
+function pointerInWords(message: string): string[] | undefined {
+  const named = new RegExp(`^\`/paths(/.*)/(${METHODS.join('|')})\``).exec(message);
+  return named ? ['paths', named[1]!, named[2]!] : undefined;
+}
+
+/** The path and method of the operation a pointer is in (`paths`, `/users`, `get`, ...). */
+function operationOf(pointer: string[] | undefined): [string, string] | undefined {
+  if (!pointer || pointer[0] !== 'paths' || pointer.length < 3) return undefined;
+  return METHODS.includes(pointer[2]!) ? [pointer[1]!, pointer[2]!] : undefined;
+}
+
+function refuse(file: string, specification: string | null, errors: PlacedError[]): never {
+  const lines = errors.map((error) => `  ${error.message}`).join('\n');
+  throw new OpenapiError(`${file} is not a valid ${specification ?? 'OpenAPI'} document:\n${lines}`);
 }
 
 function parseText(file: string, text: string): unknown {
@@ -67,29 +180,6 @@ function parseText(file: string, text: string): unknown {
     const at = err.linePos ? ` at line ${err.linePos[0].line}, column ${err.linePos[0].col}` : '';
     throw new OpenapiError(`${file} is not valid YAML: ${what}${at}`);
   }
-}
-
-/**
- * Refuses every `$ref` with a URL scheme (http:, https:, ...) and makes each relative one absolute
- * from the document's folder: the parser would otherwise read it from the process's working folder.
- */
-function anchorRefs(file: string, document: unknown): void {
-  const folder = dirname(resolve(file));
-  const walk = (node: unknown, at: string): void => {
-    if (typeof node !== 'object' || node === null) return;
-    if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${at}/${i}`));
-    const record = node as Record<string, unknown>;
-    for (const [key, child] of Object.entries(record)) {
-      if (key === '$ref' && typeof child === 'string' && !child.startsWith('#')) {
-        if (/^[a-z][a-z0-9+.-]*:/i.test(child) && !/^[a-z]:[\\/]/i.test(child)) {
-          throw new OpenapiError(`${file}: ${at}/$ref: '${child}' is refused: only $refs to files beside it are read`);
-        }
-        const [path = '', fragment] = child.split('#', 2);
-        record[key] = pathToFileURL(resolve(folder, path)).href + (fragment === undefined ? '' : `#${fragment}`);
-      } else walk(child, `${at}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`);
-    }
-  };
-  walk(document, '#');
 }
 
 function parserOptions(gate: FileGate): ParserOptions {

@@ -3,6 +3,7 @@ import { checkName } from '../../record/validate.js';
 import { checkHeaders } from '../../record/validate-fields.js';
 import { checkPath } from '../../record/validate-route.js';
 import { loadOpenapi } from './load-document.js';
+import { METHODS, operationPointer } from './operation-refs.js';
 import { asObject, mediaAnswer } from './media-answer.js';
 
 /** Endpoint records as the import API takes them, and the operations that could not become one. */
@@ -10,18 +11,16 @@ export type OpenapiRecords = { records: Record<string, unknown>[]; skipped: stri
 
 type Json = Record<string, unknown>;
 
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-
 /**
  * Turns the OpenAPI 3.0/3.1 or Swagger 2.0 document in `text` (the content of `file`) into one
  * endpoint record per operation (docs/mock-api.md, "From an OpenAPI document"). Throws an
  * OpenapiError naming the file and the place when the document does not parse or validate.
  */
 export async function openapiRecords(file: string, text: string): Promise<OpenapiRecords> {
-  const document = asObject(await loadOpenapi(file, text));
+  const skipped: string[] = [];
+  const document = asObject(await loadOpenapi(file, text, skipped));
   const swagger = 'swagger' in document;
   const records: Record<string, unknown>[] = [];
-  const skipped: string[] = [];
   const names = new Set<string>();
   const routes = new Map<string, string>();
   for (const [template, item] of Object.entries(asObject(document.paths))) {
@@ -29,20 +28,21 @@ export async function openapiRecords(file: string, text: string): Promise<Openap
       const operation = asObject(asObject(item)[method]);
       if (!(method in asObject(item))) continue;
       const label = `${method.toUpperCase()} ${template}`;
+      const skip = (why: string) => skipped.push(`${label}: ${why} (${operationPointer(template, method)})`);
       const path = routeOf(template);
       if (path === undefined) {
-        skipped.push(`${label}: the path cannot be a route under /endpoint/`);
+        skip('the path cannot be a route under /endpoint/');
         continue;
       }
       if (method === 'head' && 'get' in asObject(item)) {
-        skipped.push(`${label}: the GET operation of this path answers HEAD`);
+        skip('the GET operation of this path answers HEAD');
         continue;
       }
       // `/files/{id}` and `/files/{id}.json` are both `files/:id`: the first one documented keeps it.
       const shape = `${method} ${path.replace(/:[^/]+/g, ':')}`;
       const earlier = routes.get(shape);
       if (earlier !== undefined) {
-        skipped.push(`${label}: it is served at the same route as ${earlier}`);
+        skip(`it is served at the same route as ${earlier}`);
         continue;
       }
       routes.set(shape, label);
