@@ -291,4 +291,24 @@ describe('hostile: the memory gate keeps what anonymous clients make the server 
     // Each waiting one is charged 8 KB, its 32 KB body twice and its URL: about 20 fit in 1 MB.
     expect(used).to.be.within(0.8 * MB, 1 * MB);
   });
+
+  it('charges each waiting callback at least the heap it holds', async () => {
+    // A budget all 200 fit in: the heap they keep must be within what they were charged, beside the
+    // other budgets. A waiting callback once held its request's whole context (request, answer, body):
+    // 92 KB each for 72 charged.
+    child = await startChild({ callbacks: 64 * MB });
+    await putRecord(child, 'cb', { data: 1, callbacks: [{ url: 'http://127.0.0.1:9/{{query.n}}', body: '{{body.pad}}', delay: 60_000 }] });
+    const idle = (await child.report()).bytes;
+    const pad = 'p'.repeat(32 * KB);
+    await times(200, async (i) => {
+      const reply = await child!.request('POST', `/endpoint/cb?n=${i}`, { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pad }) });
+      expect(reply.status).to.equal(200);
+    });
+    const report = await child.report();
+    const charged = report.accounts.find((account) => account.kind === 'callbacks')!.used;
+    expect(charged).to.be.above(200 * 64 * KB);
+    const others = sum(child.limits) - child.limits.callbacks;
+    const kept = report.bytes - idle;
+    expect(kept, `kept ${(kept / MB).toFixed(1)} MB for ${(charged / MB).toFixed(1)} MB charged`).to.be.at.most(charged + 2 * others);
+  });
 });
