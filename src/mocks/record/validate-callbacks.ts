@@ -1,8 +1,7 @@
-import { isJsonObject } from '../../http/json-body.js';
 import type { Callback } from './record.js';
 import { compileCallbacks } from './callback-templates.js';
 import { TemplateError } from '../templates/template.js';
-import { bad, checkHeaderName, checkHeaderValue, checkMethod, objectOf, serialize } from './validate-fields.js';
+import { bad, checkHeaders, checkMethod, objectOf, serialize } from './validate-fields.js';
 
 /** Most callbacks one answer may send. */
 export const MAX_CALLBACKS = 10;
@@ -49,7 +48,7 @@ function checkCallback(value: unknown, field: string, maxDelay: number): Callbac
     method: fields.method === undefined ? 'POST' : checkMethod(fields.method, `${field}.method`),
     url: checkUrl(fields.url, `${field}.url`),
   };
-  if (fields.headers !== undefined) callback.headers = checkCallbackHeaders(fields.headers, `${field}.headers`);
+  if (fields.headers !== undefined) callback.headers = checkHeaders(fields.headers, `${field}.headers`, SENDER_HEADERS, 'the sender');
   if (fields.body !== undefined) {
     if (callback.method === 'GET' || callback.method === 'HEAD') {
       throw bad(`${field}.body`, `${field}: a ${callback.method} request sends no body`);
@@ -83,20 +82,6 @@ function checkUrl(value: unknown, field: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw bad(field, `${field} must be an http:// or https:// address`);
   if (url.username || url.password) throw bad(field, `${field} must not carry a user name or password; send an Authorization header`);
   return value;
-}
-
-function checkCallbackHeaders(value: unknown, field: string): Record<string, string> {
-  if (!isJsonObject(value)) throw bad(field, `${field} must be an object of header names to string values`);
-  const headers: Record<string, string> = {};
-  const seen = new Set<string>();
-  for (const [name, headerValue] of Object.entries(value)) {
-    const lower = checkHeaderName(name, field);
-    if (SENDER_HEADERS.has(lower)) throw bad(field, `${field}: '${name}' is set by the sender and cannot be given`);
-    if (seen.has(lower)) throw bad(field, `${field}: '${name}' is given twice`);
-    headers[name] = checkHeaderValue(headerValue, name, field);
-    seen.add(lower);
-  }
-  return headers;
 }
 
 function checkCallbackDelay(value: unknown, field: string, maxDelay: number): number {

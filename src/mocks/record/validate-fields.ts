@@ -107,14 +107,22 @@ export function checkMethod(value: unknown, field: string): string {
   return value.toUpperCase();
 }
 
-/** Response headers sent as given (their case kept); see docs/mock-api.md for what is refused. */
-export function checkHeaders(value: unknown, field: string): Record<string, string> {
+/**
+ * Headers sent as given (their case kept); see docs/mock-api.md for what is refused. `reserved` (lower
+ * case) are set by `setter` and refused: an answer's by the server, a callback's by its sender.
+ */
+export function checkHeaders(
+  value: unknown,
+  field: string,
+  reserved: ReadonlySet<string> = RESERVED_HEADERS,
+  setter = 'the server',
+): Record<string, string> {
   if (!isJsonObject(value)) throw bad(field, `${field} must be an object of header names to string values`);
   const headers: Record<string, string> = {};
   const seen = new Set<string>();
   for (const [name, headerValue] of Object.entries(value)) {
     const lower = checkHeaderName(name, field);
-    if (RESERVED_HEADERS.has(lower)) throw bad(field, `${field}: '${name}' is set by the server and cannot be given`);
+    if (reserved.has(lower)) throw bad(field, `${field}: '${name}' is set by ${setter} and cannot be given`);
     if (seen.has(lower)) throw bad(field, `${field}: '${name}' is given twice`);
     headers[name] = checkHeaderValue(headerValue, name, field);
     seen.add(lower);
