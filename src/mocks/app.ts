@@ -12,7 +12,6 @@ import { createProxy, type ProxySettings } from './proxy/proxy.js';
 import { createCollectionServer } from './serve/collection.js';
 import { createEndpointServer, type ServeEndpoint } from './serve/endpoint.js';
 import { createCallbackSender, type CallbackSender } from './callbacks/sender.js';
-import { callbackHosts } from './callbacks/hosts.js';
 import { DEFAULT_ASSETS, PAGE_BUNDLE, staticAssets } from './static.js';
 import type { MockStore } from './store/store.js';
 
@@ -170,7 +169,7 @@ function serving(options: MockAppOptions, config: MockConfig, logger: Logger): S
   const collection = createCollectionServer({ collections: store.collections, cors, maxBody, logger, maxRequestCpu, database });
   const callbacks =
     options.callbacks ??
-    createCallbackSender({ hosts: callbackHosts(config.callbackHosts), timeoutMs: config.callbackTimeout, account: store.memory.callbacks });
+    createCallbackSender({ hosts: config.callbackHosts, timeoutMs: config.callbackTimeout, account: store.memory.callbacks });
   const endpoints = { store, cors, trustProxy, logger, feed, maxHangs, proxy, collection, maxRequestCpu, callbacks };
   const serve = createEndpointServer(endpoints);
   // A page open here follows the endpoint's requests on every instance.

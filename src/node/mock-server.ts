@@ -11,7 +11,7 @@ import type { JournalEntry } from '../mocks/verify/differences.js';
 import type { Expected, RequestPattern } from '../mocks/verify/pattern.js';
 import { verificationReport, type FailedVerification } from '../mocks/verify/report.js';
 import { apiClient, MockApiError } from './api-client.js';
-import { callbackHosts, checkCallbackHost } from '../mocks/callbacks/hosts.js';
+import { checkCallbackHost } from '../mocks/callbacks/hosts.js';
 import { createCallbackSender } from '../mocks/callbacks/sender.js';
 
 export type MockServerOptions = {
@@ -146,7 +146,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
 
   const { maxDelay, maxBody, cors, corsOrigins, maxRequestCpu, callbackHosts: named = [], callbackTimeout } = options;
   const feed = new RequestFeed();
-  const callbacks = createCallbackSender({ hosts: callbackHosts(named), timeoutMs: callbackTimeout, account: store.memory.callbacks });
+  const callbacks = createCallbackSender({ hosts: named, timeoutMs: callbackTimeout, account: store.memory.callbacks });
   const config = withoutUnset({ maxDelay, maxBody, cors, corsOrigins, maxRequestCpu });
   const handler = createMockHandler({ store, config, logger, feed, callbacks });
   const refusal = (message: string) => ({ success: false, message });

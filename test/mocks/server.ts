@@ -6,7 +6,6 @@ import { openMockStore } from '../../src/mocks/store/open-store.js';
 import type { MockStore, MockStoreOptions } from '../../src/mocks/store/store.js';
 import { listen } from '../../src/server/listen.js';
 import { createCallbackSender } from '../../src/mocks/callbacks/sender.js';
-import { callbackHosts } from '../../src/mocks/callbacks/hosts.js';
 import type { Logger } from '../../src/server/logger.js';
 import { tempDir } from '../helpers/temp.js';
 import type { TestResponse } from '../helpers/http.js';
@@ -55,7 +54,7 @@ export async function startMockServer(options: StartOptions = {}): Promise<TestM
   const store = await openMockStore(file, { logger, ...options.store });
   // Made here, as the CLI makes it, to close it with the server: callbacks waiting then are dropped.
   const callbacks = createCallbackSender({
-    hosts: callbackHosts(options.config?.callbackHosts),
+    hosts: options.config?.callbackHosts,
     timeoutMs: options.config?.callbackTimeout,
     account: store.memory.callbacks,
   });

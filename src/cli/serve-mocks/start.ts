@@ -2,7 +2,6 @@ import chalk from 'chalk';
 import { createMockHandler } from '../../mocks/app.js';
 import { RequestFeed } from '../../mocks/log/feed.js';
 import { createCallbackSender, type CallbackSender } from '../../mocks/callbacks/sender.js';
-import { callbackHosts } from '../../mocks/callbacks/hosts.js';
 import { createSourceLoader } from '../../mocks/sources/loader.js';
 import { openMockStore, openSharedMockStore } from '../../mocks/store/open-store.js';
 import type { MockStore } from '../../mocks/store/store.js';
@@ -59,7 +58,7 @@ export function mockParts(settings: MockSettings, logger: Logger): MockParts {
     },
     handler: (store) => {
       const config = { maxDelay, maxBody, cors, corsOrigins, trustProxy, proxy, maxRequestCpu };
-      callbacks = createCallbackSender({ hosts: callbackHosts(named), timeoutMs: callbackTimeout, account: store.memory.callbacks });
+      callbacks = createCallbackSender({ hosts: named, timeoutMs: callbackTimeout, account: store.memory.callbacks });
       return createMockHandler({ store, config, logger, feed, sources: loader, callbacks });
     },
     // Open request-log streams (the web page) would otherwise hold shutdown for the grace period.

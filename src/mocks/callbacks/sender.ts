@@ -3,7 +3,7 @@ import type { Agent as HttpsAgent } from 'node:https';
 import { CALLBACK_BYTES, textCost, type MemoryAccount } from '../../gates/memory-budget.js';
 import type { CallbackResult } from '../record/record.js';
 import type { RenderedCallback } from '../record/callback-templates.js';
-import type { CallbackHosts } from './hosts.js';
+import { callbackHosts } from './hosts.js';
 
 /** How long one callback may take, from sending to the end of its answer, by default (--callback-timeout). */
 export const DEFAULT_CALLBACK_TIMEOUT_MS = 10_000;
@@ -17,6 +17,8 @@ const MAX_CALLBACK_URL = 8 * 1024;
  * its own; past MAX_CALLBACK_DEPTH none are sent, so an endpoint that calls itself cannot loop for ever.
  */
 export const CALLBACK_DEPTH_HEADER = 'X-Snippetkit-Callback';
+/** How node names it in `req.headers`. */
+export const CALLBACK_DEPTH_HEADER_KEY = 'x-snippetkit-callback';
 export const MAX_CALLBACK_DEPTH = 3;
 
 /** How deep the request answered is: its CALLBACK_DEPTH_HEADER (node's lower-cased key), 0 without one. */
@@ -26,7 +28,8 @@ export function callbackDepth(value: string | string[] | undefined): number {
 }
 
 export type CallbackSenderOptions = {
-  hosts: CallbackHosts;
+  /** Where callbacks may go besides loopback (--callback-host), each checked by checkCallbackHost. */
+  hosts?: readonly string[];
   timeoutMs?: number;
   /** What waiting and travelling callbacks are charged to (the accountant's `callbacks`). */
   account: MemoryAccount;
@@ -59,7 +62,8 @@ export function plannedResults(planned: readonly Planned[]): CallbackResult[] {
  * kept. Nothing here touches the answer already sent.
  */
 export function createCallbackSender(options: CallbackSenderOptions): CallbackSender {
-  const { hosts, account } = options;
+  const { account } = options;
+  const hosts = callbackHosts(options.hosts);
   const timeoutMs = options.timeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS;
   // Kept-alive sockets per host, a bounded number: a flood of callbacks queues rather than opens thousands.
   const agent = { keepAlive: true, maxSockets: 16 };

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CallbackResult } from '../record/record.js';
-import { callbackDepth, type CallbackSender, type Planned } from '../callbacks/sender.js';
+import { CALLBACK_DEPTH_HEADER_KEY, callbackDepth, type CallbackSender, type Planned } from '../callbacks/sender.js';
 import { later } from './delay.js';
 
 /**
@@ -19,7 +19,7 @@ export function answerThenCall(
   later(res, delay, () => {
     answered = true;
     send();
-    call.sender.start(call.planned, call.results, call.changed, callbackDepth(req.headers['x-snippetkit-callback']));
+    call.sender.start(call.planned, call.results, call.changed, callbackDepth(req.headers[CALLBACK_DEPTH_HEADER_KEY]));
   });
   if (answered) return;
   res.once('close', () => {
