@@ -194,7 +194,9 @@ export function createBinStore(engine: BinEngine, cache: CacheLimits = DEFAULT_C
 
     async get(bin, rev) {
       const cached = heads.get(bin);
-      if (!cached) {
+      // A number past the kept head may be another instance's save whose notice is still on its way: the
+      // store is asked, as for a head not kept (a later number than its own is no proof of absence).
+      if (!cached || (rev !== undefined && rev > cached.latest)) {
         // Head and revision in one statement.
         const before = epoch;
         const found = await engine.read(bin, rev);
@@ -207,8 +209,6 @@ export function createBinStore(engine: BinEngine, cache: CacheLimits = DEFAULT_C
         return revision;
       }
       if (cached.latest === 0) return undefined;
-      // Only revisions the head counts are there.
-      if (rev !== undefined && rev > cached.latest) return undefined;
       return readRevision(bin, rev ?? cached.latest);
     },
 
