@@ -197,10 +197,11 @@ function responseJson(response: ResponseRecord): string {
   return `{${text.slice(1)}}`;
 }
 
-/** `,"data":…` (the stored text as is) or `,"body":…`, whichever the answer has. */
+/** `,"data":…` (the stored text as is), `,"body":…` or `,"base64Body":…`, whichever the answer has. */
 function content(answer: StoredMock | ResponseRecord): string {
   if (answer.json !== undefined) return `,"data":${answer.json}`;
   if (answer.body !== undefined) return `,"body":${JSON.stringify(answer.body)}`;
+  if (answer.base64Body !== undefined) return `,"base64Body":"${answer.base64Body}"`;
   return '';
 }
 

@@ -14,6 +14,7 @@ export type LabelledResponse = {
   };
   statusCode?: number;
   data?: unknown;
+  base64Body?: unknown;
   body?: unknown;
   fault?: string;
   setState?: string;
@@ -51,7 +52,7 @@ function bodyShape(body: unknown): string {
 export function answerText(response: LabelledResponse, endpointStatus?: number): string {
   if (response.fault !== undefined) return `fault ${response.fault}`;
   const status = response.statusCode ?? endpointStatus;
-  const kind = response.data !== undefined ? 'JSON' : typeof response.body === 'string' ? 'text' : '';
+  const kind = response.data !== undefined ? 'JSON' : typeof response.body === 'string' ? 'text' : typeof response.base64Body === 'string' ? 'bytes' : '';
   return [status, kind].filter((part) => part !== undefined && part !== '').join(' ');
 }
 

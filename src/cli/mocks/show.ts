@@ -8,6 +8,7 @@ type ShownAnswer = {
   statusCode?: number;
   data?: unknown;
   body?: unknown;
+  base64Body?: unknown;
   headers?: Record<string, unknown>;
   delay?: Delay;
   fault?: string;
@@ -74,7 +75,7 @@ function formatFault(answer: ShownAnswer): string {
   return `${answer.fault} on ${Math.round(rate * 1000) / 10}% of requests`;
 }
 
-/** Headers, then the data (as indented JSON) or the text body. */
+/** Headers, then the data (as indented JSON), the text body, or how many bytes a base64 body holds. */
 function formatContent(answer: ShownAnswer, indent: string): string[] {
   const lines = Object.entries(answer.headers ?? {}).map(
     ([name, value]) => `${indent}${chalk.dim('header')} ${safeLine(`${name}: ${String(value)}`)}`,
@@ -82,6 +83,10 @@ function formatContent(answer: ShownAnswer, indent: string): string[] {
   let content: string | undefined;
   if (answer.data !== undefined) content = JSON.stringify(answer.data, null, 2);
   else if (typeof answer.body === 'string') content = answer.body;
+  else if (typeof answer.base64Body === 'string') {
+    // Bytes would garble a terminal: their count says what is there.
+    lines.push(`${indent}${chalk.dim('bytes')} ${Buffer.from(answer.base64Body, 'base64').length} (base64Body)`);
+  }
   if (content !== undefined) {
     const kind = answer.data !== undefined ? 'data' : 'body';
     // the endpoint's own data is shown unlabelled, as before; a text body always says what it is

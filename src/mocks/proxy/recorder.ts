@@ -5,6 +5,7 @@ import type { Logger } from '../../server/logger.js';
 import {
   RECORDED_HEADER,
   recordedContent,
+  type RecordedContent,
   recordedHeaders,
   recordingShape,
   recordingSlug,
@@ -32,6 +33,8 @@ export type RecorderOptions = {
   store: MockStore;
   target: string;
   recordCookies: boolean;
+  /** The most bytes a recorded body may hold, decoded too: a small gzip body can inflate a thousandfold. */
+  maxRecordBytes: number;
   logger: Logger;
   /** Where a recording goes: the store by default; a record file with --dir (see ../../cli/serve-mocks/record-file.ts). */
   save?: (shape: RecordShape, input: MockInput) => Promise<unknown>;
@@ -82,7 +85,7 @@ function recordOf(exchange: Exchange, options: RecorderOptions): RecordShape | s
   const path = exchange.path.replace(/\/$/, '');
   const refused = unrecordable(method, path);
   if (refused) return refused;
-  const content = contentOf(exchange);
+  const content = contentOf(exchange, options.maxRecordBytes);
   if (typeof content === 'string') return content;
   const headers = recordedHeaders(exchange.headers, options.recordCookies);
   const response = { when: { query }, statusCode: exchange.status, ...content, headers };
@@ -94,23 +97,23 @@ function recordOf(exchange: Exchange, options: RecorderOptions): RecordShape | s
 }
 
 /** The body decoded as it travelled, then as a record holds it; a reason when it cannot be. */
-function contentOf(exchange: Exchange): { data: unknown } | { body: string } | string {
+function contentOf(exchange: Exchange, maxBytes: number): RecordedContent | string {
   const encoding = String(exchange.headers['content-encoding'] ?? 'identity').toLowerCase();
   let bytes: Buffer;
   try {
-    bytes = decode(exchange.body, encoding);
-  } catch {
+    bytes = decode(exchange.body, encoding, maxBytes);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return `its ${encoding} body decodes to over ${maxBytes} bytes`;
     return `its ${encoding} body does not decode`;
   }
-  const content = recordedContent(bytes, String(exchange.headers['content-type'] ?? ''));
-  return typeof content === 'string' ? `${content} (it is passed through)` : content;
+  return recordedContent(bytes, String(exchange.headers['content-type'] ?? ''));
 }
 
-function decode(body: Buffer, encoding: string): Buffer {
+function decode(body: Buffer, encoding: string, maxOutputLength: number): Buffer {
   if (encoding === 'identity' || body.length === 0) return body;
-  if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipSync(body);
-  if (encoding === 'deflate') return inflateSync(body);
-  if (encoding === 'br') return brotliDecompressSync(body);
+  if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipSync(body, { maxOutputLength });
+  if (encoding === 'deflate') return inflateSync(body, { maxOutputLength });
+  if (encoding === 'br') return brotliDecompressSync(body, { maxOutputLength });
   throw new Error(`unknown content-encoding ${encoding}`);
 }
 

@@ -21,12 +21,13 @@ export function recordCost(record: MockInput): number {
   let cost = costs.get(record);
   if (cost !== undefined) return cost;
   const responses = record.responses ?? [];
-  const texts = [record.json, record.body, ...responses.flatMap((response) => [response.json, response.body])];
+  const texts = [record, ...responses].flatMap((answer) => [answer.json, answer.body, answer.base64Body]);
   const rest = JSON.stringify({
     ...record,
     json: undefined,
     body: undefined,
-    responses: responses.map((response) => ({ ...response, json: undefined, body: undefined })),
+    base64Body: undefined,
+    responses: responses.map((response) => ({ ...response, json: undefined, body: undefined, base64Body: undefined })),
   });
   const factor = record.template ? TEMPLATE_FACTOR : TEXT_FACTOR;
   cost = RECORD_BYTES + jsonCost(rest);
@@ -36,7 +37,8 @@ export function recordCost(record: MockInput): number {
   for (const text of texts) {
     if (text === undefined) continue;
     // The string (one or two bytes a character) and the UTF-8 Buffer it is served from: twice the
-    // bytes for ASCII, up to three times for a two-byte string of mostly ASCII.
+    // bytes for ASCII, up to three times for a two-byte string of mostly ASCII. Base64 text is ASCII
+    // and its Buffer three quarters of it, so it is charged a little over.
     cost += (factor / 2) * (textCost(text) + Buffer.byteLength(text, 'utf8'));
     if (record.template) expressions += expressionCount(text);
   }

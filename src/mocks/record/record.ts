@@ -47,9 +47,11 @@ export type Callback = {
 export type ResponseRecord = {
   when?: When;
   statusCode?: number;
-  /** `data`, serialized. At most one of `json` and `body`. */
+  /** `data`, serialized. At most one of `json`, `body` and `base64Body`. */
   json?: string;
   body?: string;
+  /** Bytes as base64 (an image, a font), sent decoded, never a template. */
+  base64Body?: string;
   headers?: Record<string, string>;
   delay?: Delay;
   fault?: Fault;
@@ -68,10 +70,12 @@ export type MockInput = {
   /** Upper-case, no repeats; every method when absent. */
   methods?: string[];
   statusCode: number;
-  /** `data`, serialized; exactly one of `json` and `body`. */
+  /** `data`, serialized; exactly one of `json`, `body` and `base64Body`. */
   json?: string;
   /** A raw text body (XML, CSV, text), sent as is. */
   body?: string;
+  /** Bytes as base64 (an image, a font, what a recording or HAR held), sent decoded, never a template. */
+  base64Body?: string;
   delay: Delay;
   headers?: Record<string, string>;
   /** Strings in data, body and headers (of the endpoint and its responses) are Handlebars templates. */

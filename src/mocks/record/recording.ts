@@ -20,7 +20,10 @@ export type RecordedResponse = {
   when: { query: QueryRecord };
   statusCode: number;
   headers: Record<string, string>;
-} & ({ data: unknown } | { body: string });
+} & RecordedContent;
+
+/** A recorded body as a record holds it. */
+export type RecordedContent = { data: unknown } | { body: string } | { base64Body: string };
 
 const PLAIN_PATH = /^[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/;
 
@@ -70,17 +73,18 @@ export function recordedHeaders(
 }
 
 /**
- * `data` when the answer is JSON and replays as the same value, else `body` when it is text; a reason
- * when it is neither (a record's body is text: binary answers cannot be replayed).
+ * `data` when the answer is JSON and replays as the same value, else `body` when it is text, else
+ * `base64Body`: what replays the same bytes, in the form a reader can best read and edit.
  */
-export function recordedContent(bytes: Buffer, contentType: string): { data: unknown } | { body: string } | string {
+export function recordedContent(bytes: Buffer, contentType: string): RecordedContent {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
-    return 'a binary answer (not UTF-8 text) cannot be recorded';
+    return { base64Body: bytes.toString('base64') };
   }
-  if (text.includes('\0')) return 'a binary answer (with NUL bytes) cannot be recorded';
+  // NUL is valid UTF-8 but no text format's: an image can happen to decode.
+  if (text.includes('\0')) return { base64Body: bytes.toString('base64') };
   if (/[/+]json\b/i.test(contentType)) {
     try {
       const data = JSON.parse(text) as unknown;

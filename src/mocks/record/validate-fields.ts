@@ -72,9 +72,47 @@ export function checkDelay(value: unknown, field: string, maxDelay: number): Del
   return { min, max };
 }
 
-export function checkBodyText(value: unknown, field: string): string {
+function checkBodyText(value: unknown, field: string): string {
   if (typeof value !== 'string') throw bad(field, `${field} must be a string (a raw text body); use data for JSON`);
   return value;
+}
+
+// Canonical base64 (RFC 4648 section 4, padded): what Buffer.toString('base64') writes, so what is
+// stored reads back as the same bytes and the same text.
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+function checkBase64(value: unknown, field: string): string {
+  const rule = `${field} must be the body's bytes in base64 (padded, without spaces or line breaks)`;
+  if (typeof value !== 'string' || !BASE64.test(value)) throw bad(field, rule);
+  // The regular expression lets trailing bits through (`QQ==` and `QR==` both decode to "A").
+  if (Buffer.from(value, 'base64').toString('base64') !== value) throw bad(field, rule);
+  return value;
+}
+
+const PAYLOADS = ['data', 'body', 'base64Body'] as const;
+
+/**
+ * The answer's body from `data`, `body` or `base64Body` (at most one; one of them when `required`),
+ * set on `out` as stored: `data` serialized as `json`. `prefix` is the fields' place with its dot
+ * (`responses[0].`), empty for the record's own.
+ */
+export function checkPayload(
+  fields: Record<string, unknown>,
+  prefix: string,
+  out: { json?: string; body?: string; base64Body?: string },
+  required: boolean,
+): void {
+  // `data` may be null, so it is there when its key is; the others when they are defined.
+  const given = PAYLOADS.filter((key) => (key === 'data' ? Object.hasOwn(fields, key) : fields[key] !== undefined));
+  const where = prefix ? `${prefix.slice(0, -1)}: ` : '';
+  if (given.length > 1) throw bad(`${prefix}${given[1]}`, `${where}give one of data, body and base64Body, not ${given.join(' and ')}`);
+  if (given.length === 0) {
+    if (required) throw bad(`${prefix}data`, 'data, body or base64Body is required');
+    return;
+  }
+  if (given[0] === 'data') out.json = serialize(fields.data, `${prefix}data`);
+  else if (given[0] === 'body') out.body = checkBodyText(fields.body, `${prefix}body`);
+  else out.base64Body = checkBase64(fields.base64Body, `${prefix}base64Body`);
 }
 
 export function checkFault(value: unknown, field: string): Fault {

@@ -2,7 +2,6 @@ import { isJsonObject } from '../../http/json-body.js';
 import type { ResponseRecord, When } from './record.js';
 import {
   bad,
-  checkBodyText,
   checkDelay,
   checkFault,
   checkFaultRate,
@@ -10,6 +9,7 @@ import {
   checkHeaders,
   checkHeaderValue,
   checkMethod,
+  checkPayload,
   checkStatus,
   objectOf,
   serialize,
@@ -20,7 +20,7 @@ import { checkCallbacks } from './validate-callbacks.js';
 /** Most alternative answers an endpoint may have. */
 export const MAX_RESPONSES = 100;
 
-const RESPONSE_FIELDS = ['when', 'statusCode', 'data', 'body', 'headers', 'delay', 'fault', 'faultRate', 'setState', 'callbacks'] as const;
+const RESPONSE_FIELDS = ['when', 'statusCode', 'data', 'body', 'base64Body', 'headers', 'delay', 'fault', 'faultRate', 'setState', 'callbacks'] as const;
 const WHEN_FIELDS = ['method', 'params', 'query', 'headers', 'body', 'state'] as const;
 
 export type ResponsesContext = {
@@ -42,11 +42,7 @@ function checkResponse(value: unknown, field: string, context: ResponsesContext)
   const out: ResponseRecord = {};
   if (fields.when !== undefined) out.when = checkWhen(fields.when, `${field}.when`, context.params);
   if (fields.statusCode !== undefined) out.statusCode = checkStatus(fields.statusCode, `${field}.statusCode`);
-  if (Object.hasOwn(fields, 'data') && fields.body !== undefined) {
-    throw bad(`${field}.body`, `${field}: give data or body, not both`);
-  }
-  if (Object.hasOwn(fields, 'data')) out.json = serialize(fields.data, `${field}.data`);
-  if (fields.body !== undefined) out.body = checkBodyText(fields.body, `${field}.body`);
+  checkPayload(fields, `${field}.`, out, false);
   if (fields.headers !== undefined) out.headers = checkHeaders(fields.headers, `${field}.headers`);
   if (fields.delay !== undefined) out.delay = checkDelay(fields.delay, `${field}.delay`, context.maxDelay);
   if (fields.fault !== undefined) out.fault = checkFault(fields.fault, `${field}.fault`);

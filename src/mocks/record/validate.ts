@@ -5,16 +5,15 @@ import { compileRecord } from './templates.js';
 import { TemplateError } from '../templates/template.js';
 import {
   bad,
-  checkBodyText,
   checkBoolean,
   checkDelay,
   checkFault,
   checkFaultRate,
   checkHeaders,
+  checkPayload,
   checkPick,
   checkStatus,
   objectOf,
-  serialize,
 } from './validate-fields.js';
 import { checkCallbacks } from './validate-callbacks.js';
 import { checkCollection } from './validate-collection.js';
@@ -44,6 +43,7 @@ const FIELDS = [
   'statusCode',
   'data',
   'body',
+  'base64Body',
   'delay',
   'headers',
   'template',
@@ -101,10 +101,6 @@ export function parseMockInput(body: unknown, options: ValidateOptions, urlName?
       throw bad('name', `name in the body ('${String(fields.name)}') differs from the name in the URL ('${urlName}')`);
     }
   }
-  const hasData = Object.hasOwn(fields, 'data');
-  if (hasData && fields.body !== undefined) throw bad('body', 'give data or body, not both');
-  if (!hasData && fields.body === undefined) throw bad('data', 'data or body is required');
-
   const { maxDelay } = options;
   const input: MockInput = {
     name,
@@ -114,8 +110,7 @@ export function parseMockInput(body: unknown, options: ValidateOptions, urlName?
   const path = fields.path === undefined ? undefined : checkPath(fields.path);
   if (path) input.path = path.path;
   if (fields.methods !== undefined) input.methods = checkMethods(fields.methods);
-  if (hasData) input.json = serialize(fields.data, 'data');
-  else input.body = checkBodyText(fields.body, 'body');
+  checkPayload(fields, '', input, true);
   if (fields.headers !== undefined) input.headers = checkHeaders(fields.headers, 'headers');
   if (fields.template !== undefined) input.template = checkBoolean(fields.template, 'template');
   if (fields.fault !== undefined) input.fault = checkFault(fields.fault, 'fault');

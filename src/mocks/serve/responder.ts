@@ -101,18 +101,24 @@ function compiledOrError(record: StoredMock): CompiledRecord | TemplateError {
   }
 }
 
+/** The Content-Type an answer has when its headers name none. */
+function typeOf(payload: ResponseRecord): string {
+  if (payload.json !== undefined) return 'application/json; charset=utf-8';
+  if (payload.base64Body !== undefined) return 'application/octet-stream';
+  return 'text/plain; charset=utf-8';
+}
+
 type Shared = { cors: boolean; maxRequestCpu: number; templates: CompiledRecord | TemplateError | undefined };
 
 function variant(record: StoredMock, index: number | null, from: ResponseRecord, shared: Shared): Variant {
   const { cors, maxRequestCpu, templates } = shared;
   const status = from.statusCode ?? record.statusCode;
   const answeredBy = index === null ? record.name : `${record.name} ${responseNumber(index)}`;
-  // A response's data or body replaces both of the endpoint's; its headers are added to the endpoint's by name.
-  const own = from.json !== undefined || from.body !== undefined;
-  const json = own ? from.json : record.json;
-  const text = own ? from.body : record.body;
+  // A response's data or body replaces the endpoint's; its headers are added to the endpoint's by name.
+  const own = from.json !== undefined || from.body !== undefined || from.base64Body !== undefined;
+  const payload = own ? from : record;
   const headers = mergeHeaders(record.headers, index === null ? undefined : from.headers);
-  const type = json !== undefined ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8';
+  const type = typeOf(payload);
   const base = {
     index,
     status,
@@ -123,8 +129,10 @@ function variant(record: StoredMock, index: number | null, from: ResponseRecord,
     ...((from.fault ?? record.fault) && { fault: from.fault ?? record.fault }),
     ...withCallbacks(record, index, from, shared),
   };
+  // Bytes are never a template: they are served as they are, the headers rendered as any other's.
+  const bytes = payload.base64Body === undefined ? undefined : Buffer.from(payload.base64Body, 'base64');
   if (templates === undefined) {
-    const body = Buffer.from(json ?? text ?? '', 'utf8');
+    const body = bytes ?? Buffer.from(payload.json ?? payload.body ?? '', 'utf8');
     const answer: Answer = { status, head: buildHead(status, headers, body.length, type, cors, answeredBy), body };
     return { ...base, answer: () => answer };
   }
@@ -147,7 +155,7 @@ function variant(record: StoredMock, index: number | null, from: ResponseRecord,
       // The CPU gate: one budget for every field this request renders (src/gates/cpu-budget.ts).
       useCpuBudget(input!, startCpuBudget(maxRequestCpu));
       try {
-        const body = Buffer.from(renderBody(input!), 'utf8');
+        const body = bytes ?? Buffer.from(renderBody(input!), 'utf8');
         const rendered: Record<string, string> = {};
         for (const [name, render] of renderHeaders) rendered[name] = render(input!);
         return { status, head: buildHead(status, rendered, body.length, type, cors, answeredBy), body };

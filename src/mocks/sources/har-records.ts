@@ -175,7 +175,6 @@ function responseOf(entry: Entry, recordCookies: boolean): RecordedResponse | st
   }
   const type = entry.headers['content-type']?.[0] ?? content.mimeType ?? '';
   const answer = recordedContent(bytes, typeof type === 'string' ? type : '');
-  if (typeof answer === 'string') return answer;
   const headers = recordedHeaders(entry.headers, recordCookies);
   return { when: { query: queryOf(entry.url.search) }, statusCode: status, ...answer, headers };
 }

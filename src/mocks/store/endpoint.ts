@@ -4,7 +4,7 @@ import type { EndpointStats } from '../log/request-log.js';
 /** An endpoint ready to serve: its record, the body bytes, and its in-memory counters. */
 export type Endpoint = {
   record: StoredMock;
-  /** The endpoint's own body bytes: its data as JSON, or its text body. */
+  /** The endpoint's own body bytes: its data as JSON, its text body, or its base64 body decoded. */
   body: Buffer;
   stats: EndpointStats;
   /** Where the record comes from (`file:mocks/users.yaml`) when not the API; not kept in the data file. */
@@ -13,7 +13,8 @@ export type Endpoint = {
 
 /** A stored record as an endpoint: its body bytes made once. */
 export function toEndpoint(record: StoredMock, stats: EndpointStats, source?: string): Endpoint {
-  const endpoint: Endpoint = { record, body: Buffer.from(record.json ?? record.body ?? '', 'utf8'), stats };
+  const body = record.base64Body === undefined ? Buffer.from(record.json ?? record.body ?? '', 'utf8') : Buffer.from(record.base64Body, 'base64');
+  const endpoint: Endpoint = { record, body, stats };
   if (source) endpoint.source = source;
   return endpoint;
 }

@@ -85,7 +85,7 @@ describe('a revision\'s mocks in the bin API', () => {
     { name: 'mocks that are a number', body: { html: 'x', mocks: 5 }, status: 400, error: { error: 'mocks must be a list of endpoint records', field: 'mocks' } },
     { name: '101 records', body: { html: 'x', mocks: many }, status: 400, error: { error: 'mocks holds 101 records; a revision keeps at most 100', field: 'mocks' } },
     { name: 'a record that is a string', body: { html: 'x', mocks: ['crew'] }, status: 400, error: { error: 'mocks[0] must be an endpoint record (a JSON object)', field: 'mocks[0]' } },
-    { name: 'a record without data or body', body: { html: 'x', mocks: [CREW, { name: 'bare' }] }, status: 400, error: { error: 'mocks[1] (bare): data or body is required', field: 'mocks[1].data' } },
+    { name: 'a record without data or body', body: { html: 'x', mocks: [CREW, { name: 'bare' }] }, status: 400, error: { error: 'mocks[1] (bare): data, body or base64Body is required', field: 'mocks[1].data' } },
     { name: 'a record with a bad path', body: { html: 'x', mocks: [{ name: 'p', path: 'a//b', data: 1 }] }, status: 400, error: { error: "mocks[0] (p): path: segment 2 is empty (two slashes in a row)", field: 'mocks[0].path' } },
     { name: 'a record with an unknown field', body: { html: 'x', mocks: [{ ...CREW, secret: 1 }] }, status: 400, error: { error: /^mocks\[0\] \(crew\): unknown field 'secret'; the record takes name, path, methods, /, field: 'mocks[0].secret' } },
     { name: 'a record without a name', body: { html: 'x', mocks: [{ data: 1 }] }, status: 400, error: { error: 'mocks[0]: name is required', field: 'mocks[0].name' } },
@@ -120,7 +120,7 @@ describe('a revision\'s mocks in the bin API', () => {
     const before = (await server.store.list()).length;
     const res = await server.postForm('/api/save', { html: 'x', mocks: JSON.stringify([{ name: 'bare' }]) });
     expect(res.status).to.equal(400);
-    expect(await res.json()).to.deep.equal({ error: 'mocks[0] (bare): data or body is required', field: 'mocks[0].data' });
+    expect(await res.json()).to.deep.equal({ error: 'mocks[0] (bare): data, body or base64Body is required', field: 'mocks[0].data' });
     expect((await server.store.list()).length).to.equal(before);
   });
 

@@ -206,6 +206,33 @@ describe('the mock page against the server: round trips, its 400s, "Try it"', fu
     expect(await res.text()).to.equal(xml);
   });
 
+  it('round-trips bytes in base64 (pasted in lines, sent without them), and a bad one is refused at that box', async () => {
+    const { page } = t;
+    const bytes = Buffer.from(Array.from({ length: 120 }, (_, i) => (i * 37) % 256));
+    const base64 = bytes.toString('base64');
+    await page.goto(`${server.url}/static/#new`);
+    await page.fill('#name', 'icon');
+    await page.selectOption('#payload-kind', 'base64Body');
+    await page.fill('#body', 'AAE'); // not padded
+    await save(page);
+    await page.locator('#form-error', { hasText: 'base64Body must be' }).waitFor();
+    expect(await page.getAttribute('#body', 'aria-invalid')).to.equal('true');
+    await page.fill('#body', base64.replace(/(.{76})/g, '$1\n'));
+    await addPair(page.locator('#headers-slot'), 'Response headers', 'Content-Type', 'image/x-icon');
+    const sent = await save(page);
+    await page.waitForURL(/#endpoint\/icon$/);
+    const meant = { name: 'icon', statusCode: 200, base64Body: base64, delay: 0, headers: { 'Content-Type': 'image/x-icon' } };
+    expect(sent.postDataJSON()).to.deep.equal(meant);
+
+    await page.reload();
+    await page.locator('#log-state', { hasText: 'live' }).waitFor();
+    expect(await page.inputValue('#payload-kind')).to.equal('base64Body');
+    expect(await page.inputValue('#body')).to.equal(base64);
+    expect((await save(page)).postDataJSON()).to.deep.equal(meant);
+    const res = await server.fetch('/endpoint/icon');
+    expect(Buffer.from(await res.arrayBuffer())).to.deep.equal(bytes);
+  });
+
   it("shows the server's 400 on a response's delay at that box, focused, and stores nothing", async () => {
     const { page } = t;
     await page.goto(`${server.url}/static/#new`);

@@ -124,14 +124,43 @@ describe('serve-mocks --proxy --record', () => {
     expect(server.store.list()).to.have.length(0);
   });
 
-  it('does not record a binary answer, and says so', async () => {
-    upstream.answer = (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/octet-stream' });
-      res.end(Buffer.from([0xff, 0xfe, 0x00, 0x01]));
+  it('records a binary answer as base64Body, which a fresh server replays byte for byte with upstream gone', async () => {
+    // Not UTF-8 (0xff), and valid UTF-8 holding a NUL (an image can decode): both are bytes.
+    const bodies = { '/blob': Buffer.from([0xff, 0xfe, 0x00, 0x01]), '/nul.png': Buffer.from('PNG\0\x01 text', 'latin1') };
+    upstream.answer = (req, res) => {
+      res.writeHead(200, { 'content-type': req.url === '/blob' ? 'application/octet-stream' : 'image/png' });
+      res.end(bodies[req.url as keyof typeof bodies]);
     };
-    const res = await server.fetch('/endpoint/blob');
-    expect(Buffer.from(await res.arrayBuffer())).to.deep.equal(Buffer.from([0xff, 0xfe, 0x00, 0x01]));
-    await until(() => server.logs.some((l) => l.includes('binary answer')));
+    for (const [path, bytes] of Object.entries(bodies)) {
+      const res = await server.fetch(`/endpoint${path}`);
+      expect(Buffer.from(await res.arrayBuffer())).to.deep.equal(bytes);
+    }
+    await recorded(2);
+    expect(server.store.get('get-blob')!.record.responses![0]!.base64Body).to.equal('//4AAQ==');
+    await server.close();
+    await upstream.close();
+    server = await startMockServer({ file: file() });
+    for (const [path, bytes] of Object.entries(bodies)) {
+      const res = await server.fetch(`/endpoint${path}`);
+      expect(res.headers.get('content-type'), path).to.equal(path === '/blob' ? 'application/octet-stream' : 'image/png');
+      expect(Buffer.from(await res.arrayBuffer()), path).to.deep.equal(bytes);
+    }
+  });
+
+  it('passes on but does not record a gzip answer that inflates past the size limit', async () => {
+    await server.close();
+    server = await start({ maxRecordBytes: 100_000 });
+    // 20 KB of gzip that inflates to 20 MB: decoded whole, it would take the memory the limit guards.
+    const bomb = gzipSync(Buffer.alloc(20_000_000));
+    expect(bomb.length).to.be.below(100_000);
+    upstream.answer = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-encoding': 'gzip' });
+      res.end(bomb);
+    };
+    const res = await server.fetch('/endpoint/bomb', { headers: { 'accept-encoding': 'gzip' } });
+    expect(res.status).to.equal(200);
+    await res.arrayBuffer();
+    await until(() => server.logs.some((l) => l.includes('not recorded: GET /endpoint/bomb: its gzip body decodes to over 100000 bytes')));
     expect(server.store.list()).to.have.length(0);
   });
 

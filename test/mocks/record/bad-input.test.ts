@@ -27,7 +27,7 @@ const rows: Row[] = [
   { title: 'a name of 129 characters', body: json({ name: 'a'.repeat(129), data: 1 }), message: NAME_RULE, field: 'name' },
   { title: "the name '.'", body: json({ name: '.', data: 1 }), message: "name must not be '.' or '..'", field: 'name' },
   { title: "the name '..'", body: json({ name: '..', data: 1 }), message: "name must not be '.' or '..'", field: 'name' },
-  { title: 'missing data', body: json({ name: 'a' }), message: 'data or body is required', field: 'data' },
+  { title: 'missing data', body: json({ name: 'a' }), message: 'data, body or base64Body is required', field: 'data' },
   { title: 'statusCode 199', body: json({ name: 'a', data: 1, statusCode: 199 }), message: STATUS_RULE, field: 'statusCode' },
   { title: 'statusCode 600', body: json({ name: 'a', data: 1, statusCode: 600 }), message: STATUS_RULE, field: 'statusCode' },
   { title: 'statusCode 200.5', body: json({ name: 'a', data: 1, statusCode: 200.5 }), message: STATUS_RULE, field: 'statusCode' },

@@ -81,6 +81,31 @@ describe('mock API: the whole endpoint record', () => {
     });
   });
 
+  it('stores bytes as base64Body and serves them decoded, never as a template, in the record and in a response', async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0x7b, 0x7b]); // ends in "{{"
+    const record = {
+      name: 'logo',
+      base64Body: png.toString('base64'),
+      headers: { 'Content-Type': 'image/png', 'X-Size': '{{query.size}}' },
+      template: true,
+      responses: [{ when: { query: { raw: '1' } }, base64Body: 'AAEC' }],
+    };
+    const res = await server.putJson('/api/endpoint/add', record);
+    expect(res.status).to.equal(201);
+    expect(await res.json()).to.deep.equal({ success: true, statusCode: 200, delay: 0, ...record });
+    const image = await server.fetch('/endpoint/logo?size=2');
+    expect(image.headers.get('content-type')).to.equal('image/png');
+    expect(image.headers.get('x-size')).to.equal('2'); // its headers are still templates
+    expect(Buffer.from(await image.arrayBuffer())).to.deep.equal(png);
+    const raw = await server.fetch('/endpoint/logo?raw=1');
+    expect(raw.headers.get('content-type')).to.equal('image/png');
+    expect(Buffer.from(await raw.arrayBuffer())).to.deep.equal(Buffer.from([0, 1, 2]));
+    const head = await server.fetch('/endpoint/logo', { method: 'HEAD' });
+    expect(head.headers.get('content-length')).to.equal(String(png.length));
+    await server.putJson('/api/endpoint/add', { name: 'blob', base64Body: 'AAEC' });
+    expect((await server.fetch('/endpoint/blob')).headers.get('content-type')).to.equal('application/octet-stream');
+  });
+
   it('returns the whole record on GET, with its URL on its path, and takes that answer back on PUT', async () => {
     await server.putJson('/api/endpoint/add', full);
     const got = await (await server.fetch('/api/endpoint/user')).json();

@@ -108,7 +108,19 @@ const rows: Row[] = [
     message: 'methods must list at most 32 methods',
   },
   // data and body
-  { title: 'data and body', record: { body: 'x' }, field: 'body', message: 'give data or body, not both' },
+  { title: 'data and body', record: { body: 'x' }, field: 'body', message: 'give one of data, body and base64Body, not data and body' },
+  {
+    title: 'body and base64Body',
+    record: { data: undefined, body: 'x', base64Body: 'eA==' },
+    field: 'base64Body',
+    message: 'give one of data, body and base64Body, not body and base64Body',
+  },
+  ...['eA', 'eA==\n', 'e A==', 'eB==', 'eA=', '====', 'eA==eA==', 'eA-_', 7].map((base64Body) => ({
+    title: `the base64Body ${JSON.stringify(base64Body)}`,
+    record: { data: undefined, base64Body },
+    field: 'base64Body',
+    message: "base64Body must be the body's bytes in base64 (padded, without spaces or line breaks)",
+  })),
   {
     title: 'a body that is not a string',
     record: { data: undefined, body: 1 },
@@ -218,7 +230,7 @@ const rows: Row[] = [
     title: 'a response with data and body',
     record: { responses: [{ data: 1, body: 'x' }] },
     field: 'responses[0].body',
-    message: 'responses[0]: give data or body, not both',
+    message: 'responses[0]: give one of data, body and base64Body, not data and body',
   },
   {
     title: 'a response body that is not a string',

@@ -112,7 +112,7 @@ describe('HAR files as recordings (mocks/sources/har-records)', () => {
     expect(answer(true)).to.deep.equal({ ...kept, 'set-cookie': 'a=1' });
   });
 
-  it('decodes base64 bodies, keeping UTF-8 text exact and skipping binary ones with the reason', () => {
+  it('decodes base64 bodies, keeping UTF-8 text exact and binary ones as base64Body, skipping the broken with the reason', () => {
     const text = '\uFEFFcafé ✓\r\n';
     const result = convert(
       har(
@@ -124,8 +124,8 @@ describe('HAR files as recordings (mocks/sources/har-records)', () => {
     );
     const [response] = result.records[0]!.responses as { body: string }[];
     expect(Buffer.from(response!.body)).to.deep.equal(Buffer.from(text));
+    expect((result.records[1]!.responses as unknown[])[0]).to.include({ base64Body: 'iVBORw0KGgoAAAANSUhEUg==' });
     expect([...result.skipped]).to.deep.equal([
-      ['a binary answer (not UTF-8 text) cannot be recorded', 1],
       ['its base64 body does not decode', 1],
       ['its body is not in the HAR', 1],
     ]);

@@ -44,12 +44,13 @@ export type When = {
   state?: string;
 };
 
-/** An alternative answer: what it leaves out comes from the endpoint. At most one of data and body. */
+/** An alternative answer: what it leaves out comes from the endpoint. At most one of data, body and base64Body. */
 export type ResponseInput = {
   when?: When;
   statusCode?: number;
   data?: unknown;
   body?: string;
+  base64Body?: string;
   headers?: Record<string, string>;
   delay?: Delay;
   fault?: Fault;
@@ -60,7 +61,7 @@ export type ResponseInput = {
   callbacks?: unknown[];
 };
 
-/** The record the page sends: optional fields only when set, exactly one of data and body. */
+/** The record the page sends: optional fields only when set, exactly one of data, body and base64Body. */
 export type EndpointInput = {
   name: string;
   path?: string;
@@ -68,6 +69,7 @@ export type EndpointInput = {
   statusCode: number;
   data?: unknown;
   body?: string;
+  base64Body?: string;
   delay: Delay;
   headers?: Record<string, string>;
   template?: boolean;

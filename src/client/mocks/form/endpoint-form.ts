@@ -70,6 +70,9 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
   const showKind = () => {
     byId('data-editor').hidden = !isData();
     body.hidden = isData();
+    // One box for text and base64: a refusal names the field it holds now.
+    body.dataset.field = kind.value === 'base64Body' ? 'base64Body' : 'body';
+    body.setAttribute('aria-label', kind.value === 'base64Body' ? 'Bytes in base64' : 'Text body');
     update(editor.state());
   };
   kind.addEventListener('change', showKind);
@@ -87,6 +90,8 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
     const methodList = methods.read();
     if (methodList.length > 0) input.methods = methodList;
     if (isData()) input.data = JSON.parse(editor.text());
+    // Pasted base64 often comes wrapped in lines: the record's holds none.
+    else if (kind.value === 'base64Body') input.base64Body = body.value.replace(/\s+/g, '');
     else input.body = body.value;
     const headerValues = pairsObject(headers.pairs());
     if (headerValues) input.headers = headerValues;
@@ -133,8 +138,8 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
     template.checked = record.template === true;
     collection.checked = record.collection === true;
     headers.fill(Object.entries(record.headers ?? {}));
-    kind.value = record.body === undefined ? 'data' : 'body';
-    body.value = record.body ?? '';
+    kind.value = record.base64Body !== undefined ? 'base64Body' : record.body === undefined ? 'data' : 'body';
+    body.value = record.body ?? record.base64Body ?? '';
     editor.setText(record.data === undefined ? '{\n  \n}' : JSON.stringify(record.data, null, 2));
     responses.fill(record.responses);
     pick.value = record.pick && PICKS.includes(record.pick) ? record.pick : 'first-match';

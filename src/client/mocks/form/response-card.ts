@@ -50,7 +50,8 @@ export function createResponseCard(actions: CardActions): ResponseCard {
   const kind = el('select', { class: 'payload-kind', 'aria-label': 'Answer' },
     el('option', { value: '' }, "the endpoint's data or body"),
     el('option', { value: 'data' }, 'JSON data'),
-    el('option', { value: 'body' }, 'text body'));
+    el('option', { value: 'body' }, 'text body'),
+    el('option', { value: 'base64Body' }, 'bytes, in base64'));
   const payload = el('textarea', {
     rows: '4', spellcheck: 'false', class: 'code payload', 'aria-label': 'Answer text',
   });
@@ -131,6 +132,7 @@ export function createResponseCard(actions: CardActions): ResponseCard {
         if (whenValue) response.when = whenValue;
         if (kind.value === 'data') response.data = parseJsonText(payload.value, 'data');
         if (kind.value === 'body') response.body = payload.value;
+        if (kind.value === 'base64Body') response.base64Body = payload.value.replace(/\s+/g, '');
         if (callbacks.value.trim() !== '') response.callbacks = parseJsonText(callbacks.value, 'callbacks') as unknown[];
       } catch (err) {
         if (!(err instanceof ApiError) || err.field === undefined) throw err;
@@ -150,8 +152,8 @@ export function createResponseCard(actions: CardActions): ResponseCard {
       status.fill(response.statusCode);
       delay.fill(response.delay);
       fault.fill(response);
-      kind.value = response.body !== undefined ? 'body' : response.data !== undefined ? 'data' : '';
-      payload.value = response.body ?? (response.data === undefined ? '' : jsonText(response.data));
+      kind.value = response.body !== undefined ? 'body' : response.base64Body !== undefined ? 'base64Body' : response.data !== undefined ? 'data' : '';
+      payload.value = response.body ?? response.base64Body ?? (response.data === undefined ? '' : jsonText(response.data));
       headers.fill(Object.entries(response.headers ?? {}));
       setState.value = response.setState ?? '';
       callbacks.value = response.callbacks === undefined ? '' : jsonText(response.callbacks);
