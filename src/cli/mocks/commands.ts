@@ -50,8 +50,8 @@ read recursively. A file's one record without "name" takes the file's path witho
 A file with a top-level "openapi" or "swagger" key is an OpenAPI document: each operation becomes an
 endpoint answering its documented statuses (pick one with ?__code=404 or Prefer: code=404).
 A .har file (or one with log.entries) is an HTTP Archive: each method and path answered becomes an
-endpoint replaying what was recorded, as --proxy --record would have; entries it cannot replay
-(other hosts, binary bodies, data: URLs, WebSockets) are skipped and counted.
+endpoint replaying what was recorded (images and other bytes as base64Body), as --proxy --record
+would have; entries it cannot replay (other hosts, data: URLs, WebSockets) are skipped and counted.
 Nothing is written unless every record is valid and (without --replace) no name exists yet: the
 problems are listed all at once.`;
 
