@@ -99,7 +99,7 @@ export function createCollectionServer(options: CollectionServerOptions): ServeC
         if (tooLarge) throw new HttpError(413, `request body too large (the limit is ${maxBody} bytes)`);
         const callback = reading ? jsonpCallback(query.callback) : undefined;
         let id = path.id === undefined ? undefined : decoded(path.id);
-        let body = text === '' ? undefined : parseJson(text);
+        let body = text === '' ? undefined : isForm(req.headers['content-type']) ? parseQuery(text) : parseJson(text);
         if (path.nested !== undefined) {
           // json-server 0.17's nested routes: GET /posts/1/comments is GET /comments?postId=1, and a POST
           // there gets `postId: "1"` (the path's text, as json-server sets it).
@@ -170,6 +170,14 @@ function decoded(segment: string): string {
   } catch {
     return segment;
   }
+}
+
+/**
+ * An HTML form's body (`a=1&b=x`): json-server 0.17 takes it as an object of texts, a repeated name a
+ * list, as Express's urlencoded parser without `extended` does.
+ */
+function isForm(type: string | undefined): boolean {
+  return type !== undefined && type.split(';', 1)[0]!.trim().toLowerCase() === 'application/x-www-form-urlencoded';
 }
 
 /** Checked first: it says where the text goes wrong, and refuses nesting deep enough to overflow the stack later. */

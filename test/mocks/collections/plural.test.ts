@@ -107,6 +107,25 @@ describe('collections: items without ids (json-server 0.17 serves them)', () => 
     expect(await (await post({ a: 2 })).json()).to.deep.equal({ a: 2, id: 1 });
     expect(await (await post({ a: 3 })).json()).to.deep.equal({ a: 3, id: 2 });
   });
+
+  it('takes an HTML form (x-www-form-urlencoded) as json-server does: values as text, a repeated name a list', async () => {
+    const form = (method: string, path: string, body: string) =>
+      running.server.fetch(`/endpoint/${path}`, {
+        method,
+        headers: { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' },
+        body,
+      });
+    const created = await form('POST', 'posts', 'body=foo+bar&booleanValue=true&integerValue=1&tag=a&tag=b&__proto__=x');
+    expect(created.status).to.equal(201);
+    const item = { body: 'foo bar', booleanValue: 'true', integerValue: '1', tag: ['a', 'b'], ['__proto__']: 'x', id: 3 };
+    expect(JSON.parse(await created.text())).to.deep.equal(JSON.parse(JSON.stringify(item)));
+    expect(({} as { polluted?: unknown }).polluted).to.equal(undefined);
+    const patched = await form('PATCH', 'posts/3', 'body=caf%C3%A9');
+    expect(((await patched.json()) as { body: string }).body).to.equal('café');
+    // A form to a nested route gets the parent's key, as a JSON body does.
+    const comment = await form('POST', 'posts/1/comments', 'body=hi');
+    expect(await comment.json()).to.deep.include({ body: 'hi', postId: '1' });
+  });
 });
 
 describe("collections: json-server 0.17's relations (nested routes, _embed, _expand, DELETE, /db)", () => {
