@@ -187,7 +187,7 @@ function recordJson(endpoint: Endpoint, extra?: Record<string, unknown>): string
   text += fields({ path, methods, statusCode }) + content(record) + fields({ delay, headers, template });
   text += fields({ collection: record.collection });
   if (responses) text += `,"responses":[${responses.map(responseJson).join(',')}]`;
-  text += fields({ pick, fault, faultRate, scenario, setState, callbacks, ...extra });
+  text += fields({ pick, fault, faultRate, scenario, setState, callbacks, expects: record.expects, validate: record.validate, ...extra });
   return `${text}}`;
 }
 

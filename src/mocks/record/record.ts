@@ -1,3 +1,5 @@
+import type { Expects } from './expects/expects.js';
+
 /**
  * The endpoint record as validated and stored (docs/mock-api.md). `data` is kept serialized as
  * `json`, exactly as it will be served; every optional field is absent rather than defaulted, so a
@@ -90,6 +92,10 @@ export type MockInput = {
   setState?: string;
   /** Sent after each answer whose response gives none of its own. */
   callbacks?: Callback[];
+  /** What a request must carry (an OpenAPI operation's parameters, body and security); checked when validating. */
+  expects?: Expects;
+  /** Check requests against `expects`: true or false whatever the server's --validate says. */
+  validate?: boolean;
 };
 
 /** The record an engine keeps for an endpoint (../engines/engine.ts). */
