@@ -10,7 +10,7 @@ import { apiRouter, type ApiOptions } from './api.js';
 import { RequestFeed } from './log/feed.js';
 import { createProxy, type ProxySettings } from './proxy/proxy.js';
 import { createCollectionServer } from './serve/collection.js';
-import { createEndpointServer, type ServeEndpoint } from './serve/endpoint.js';
+import { createEndpointServer, type RequestCheck, type ServeEndpoint } from './serve/endpoint.js';
 import { createCallbackSender, type CallbackSender } from './callbacks/sender.js';
 import { DEFAULT_ASSETS, PAGE_BUNDLE, staticAssets } from './static.js';
 import type { MockStore } from './store/store.js';
@@ -48,6 +48,8 @@ export type MockConfig = {
   callbackHosts: string[];
   /** How long a callback may take, in milliseconds (--callback-timeout). */
   callbackTimeout: number;
+  /** Check requests to endpoints with `expects` unless their record says `validate: false` (--validate). */
+  validate: boolean;
 };
 
 export const DEFAULT_MOCK_CONFIG: MockConfig = {
@@ -63,6 +65,7 @@ export const DEFAULT_MOCK_CONFIG: MockConfig = {
   maxRequestCpu: MOCK_DEFAULTS.maxRequestCpu,
   callbackHosts: [],
   callbackTimeout: MOCK_DEFAULTS.callbackTimeout,
+  validate: false,
 };
 
 export type MockAppOptions = {
@@ -170,9 +173,27 @@ function serving(options: MockAppOptions, config: MockConfig, logger: Logger): S
   const callbacks =
     options.callbacks ??
     createCallbackSender({ hosts: config.callbackHosts, timeoutMs: config.callbackTimeout, account: store.memory.callbacks });
-  const endpoints = { store, cors, trustProxy, logger, feed, maxHangs, proxy, collection, maxRequestCpu, callbacks };
+  const check = requestCheck(config, logger);
+  const { validate } = config;
+  const endpoints = { store, cors, trustProxy, logger, feed, maxHangs, proxy, collection, maxRequestCpu, callbacks, check, validate };
   const serve = createEndpointServer(endpoints);
   // A page open here follows the endpoint's requests on every instance.
   store.onShared((name, entry) => feed.publish(name, entry));
   return { feed, serve };
+}
+
+/**
+ * Request validation, loaded with ajv at the first request it checks (at start with --validate): a
+ * server that validates nothing never loads them.
+ */
+function requestCheck(config: MockConfig, logger: Logger): RequestCheck {
+  let loaded: RequestCheck | undefined;
+  let loading: Promise<RequestCheck> | undefined;
+  const load = () =>
+    (loading ??= import('./request-check/check-request.js').then(({ createRequestCheck }) => {
+      loaded = createRequestCheck({ maxRequestCpu: config.maxRequestCpu, logger });
+      return loaded;
+    }));
+  if (config.validate) load().catch((err: unknown) => logger.error(`request validation did not load: ${String(err)}`));
+  return (...args) => (loaded ? loaded(...args) : load().then((check) => check(...args)));
 }

@@ -2,8 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isPreflight } from '../../http/cors.js';
 import { hasBody } from '../../http/read-body.js';
 import type { Logger } from '../../server/logger.js';
-import { buildHead } from './answer-head.js';
-import { answerPreflight, jsonAnswer, notAllowed, notFound, send } from './send.js';
+import { answerPreflight, jsonAnswer, notAllowed, notFound, plainAnswer, send } from './send.js';
 import { breakConnection, type Hangs } from './faults.js';
 import type { Fault } from '../record/record.js';
 import { draw, later } from './delay.js';
@@ -44,7 +43,27 @@ export type ServeEndpointOptions = {
   maxRequestCpu?: number;
   /** Sends answers' callbacks; without it, none is sent. */
   callbacks?: CallbackSender;
+  /** Checks requests to endpoints that say what they expect. */
+  check?: RequestCheck;
+  /** --validate: check each endpoint with `expects` unless its record says `validate: false`. */
+  validate?: boolean;
 };
+
+/** A request refused by its check: the status, the JSON body, more of the head. */
+export type CheckRefusal = { status: number; body: unknown; head?: string[] };
+
+/**
+ * Request validation (../request-check/): for an endpoint whose record has `expects`, the refusal a
+ * request earns, or undefined to answer it; a promise while the validator loads (ajv is not part of
+ * a server's start). `truncated`: the body was longer than a log keeps.
+ */
+export type RequestCheck = (
+  req: IncomingMessage,
+  endpoint: Endpoint,
+  params: Record<string, string>,
+  body: string,
+  truncated: boolean,
+) => CheckRefusal | undefined | Promise<CheckRefusal | undefined>;
 
 /** Answers one request under /endpoint/ on the raw node objects; `path` is what follows, undecoded, no query. */
 export type ServeEndpoint = (req: IncomingMessage, res: ServerResponse, path: string) => void;
@@ -135,6 +154,29 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
     bodyTruncated: boolean,
   ) => {
     endpoint.stats.hits++;
+    const { expects, validate = options.validate } = endpoint.record;
+    const refused = expects && validate && options.check?.(req, endpoint, params, body, bodyTruncated);
+    if (!refused) return answer(req, res, endpoint, params, time, body, bodyTruncated);
+    const refuse = (refusal: CheckRefusal | undefined) => {
+      if (!refusal) return answer(req, res, endpoint, params, time, body, bodyTruncated);
+      const sent = jsonAnswer(refusal.status, refusal.body, cors);
+      if (refusal.head) sent.head.push(...refusal.head);
+      log(req, endpoint, time, body, bodyTruncated, null, sent.status);
+      send(req, res, sent);
+    };
+    if (!(refused instanceof Promise)) return refuse(refused);
+    refused.then(refuse).catch((err: unknown) => failed(req, res, err));
+  };
+
+  const answer = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    endpoint: Endpoint,
+    params: Record<string, string>,
+    time: string,
+    body: string,
+    bodyTruncated: boolean,
+  ) => {
     const ready = prepare(endpoint);
     // `?__code=` or `Prefer: code=`: that status's answer, or a refusal naming those there are.
     const wanted = wantedStatus(req);
@@ -212,12 +254,16 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
     try {
       serve(req, res, path);
     } catch (err) {
-      logger.error(`${req.method} ${req.url}: ${(err as Error).stack ?? String(err)}`);
-      const answer = jsonAnswer(500, { success: false, message: 'internal server error' }, false);
-      if (!res.headersSent) send(req, res, answer);
-      else res.destroy();
+      failed(req, res, err);
     }
   };
+
+  function failed(req: IncomingMessage, res: ServerResponse, err: unknown): void {
+    logger.error(`${req.method} ${req.url}: ${(err as Error).stack ?? String(err)}`);
+    const answer = jsonAnswer(500, { success: false, message: 'internal server error' }, false);
+    if (!res.headersSent) send(req, res, answer);
+    else res.destroy();
+  }
 }
 
 /**
@@ -246,9 +292,3 @@ function callbacksChanged(feed: RequestFeed, name: string, entry: LoggedRequest)
   };
 }
 
-/** A plain endpoint's fixed answer, its head built once. */
-function plainAnswer(endpoint: Endpoint, cors: boolean): Answer {
-  const { statusCode: status, headers = {}, name } = endpoint.record;
-  const { body } = endpoint;
-  return { status, head: buildHead(status, headers, body.length, 'application/json; charset=utf-8', cors, name), body };
-}

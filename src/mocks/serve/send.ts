@@ -1,9 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { corsHeaders, preflightHeaders } from '../../http/cors.js';
-import { ENDPOINT_CORS, NO_BODY } from './answer-head.js';
+import { buildHead, ENDPOINT_CORS, NO_BODY } from './answer-head.js';
+import type { Endpoint } from '../store/endpoint.js';
 import type { Answer } from './responder.js';
 
 /** Writing an answer under /endpoint/, and the answers the server gives itself: refusals as JSON. */
+
+/** A plain endpoint's fixed answer, its head built once. */
+export function plainAnswer(endpoint: Endpoint, cors: boolean): Answer {
+  const { statusCode: status, headers = {}, name } = endpoint.record;
+  const { body } = endpoint;
+  return { status, head: buildHead(status, headers, body.length, 'application/json; charset=utf-8', cors, name), body };
+}
 
 export function send(req: IncomingMessage, res: ServerResponse, answer: Answer): void {
   if (res.destroyed) return;

@@ -38,8 +38,8 @@ export type Credential = { in: 'header' | 'query' | 'cookie'; name: string; sche
 // A record is anyone's: bounds on everything a request's check will walk or compile.
 export const MAX_EXPECTS_BYTES = 64 * 1024;
 export const MAX_SCHEMA_DEPTH = 32;
-const MAX_PARAMS = 100;
-const MAX_MEDIA_TYPES = 20;
+export const MAX_PARAMS = 100;
+export const MAX_MEDIA_TYPES = 20;
 const MAX_ALTERNATIVES = 20;
 const MAX_CREDENTIALS = 10;
 const NAME = /^[\x21-\x7e]{1,256}$/;
@@ -136,6 +136,11 @@ function checkName(value: unknown, field: string): string {
   if (typeof value !== 'string' || !NAME.test(value)) throw bad(field, `${field} must be 1 to 256 printable characters`);
   if (value === '__proto__') throw bad(field, `${field} cannot be '__proto__'`);
   return value;
+}
+
+/** Whether a parameter or credential may have this name in a record. */
+export function isExpectedName(name: string): boolean {
+  return NAME.test(name) && name !== '__proto__';
 }
 
 function checkFlag(value: unknown, field: string): boolean {

@@ -2,6 +2,8 @@ import { HttpError } from '../../../http/errors.js';
 import { checkName } from '../../record/validate.js';
 import { checkHeaders } from '../../record/validate-fields.js';
 import { checkPath } from '../../record/validate-route.js';
+import { checkExpects, type Expects } from '../../record/expects/expects.js';
+import { expectsOf } from './expects-of.js';
 import { loadOpenapi } from './load-document.js';
 import { METHODS, operationPointer } from './operation-refs.js';
 import { asObject, mediaAnswer } from './media-answer.js';
@@ -29,7 +31,8 @@ export async function openapiRecords(file: string, text: string): Promise<Openap
       if (!(method in asObject(item))) continue;
       const label = `${method.toUpperCase()} ${template}`;
       const skip = (why: string) => skipped.push(`${label}: ${why} (${operationPointer(template, method)})`);
-      const path = routeOf(template);
+      const routeNames = new Map<string, string>();
+      const path = routeOf(template, routeNames);
       if (path === undefined) {
         skip('the path cannot be a route under /endpoint/');
         continue;
@@ -47,14 +50,18 @@ export async function openapiRecords(file: string, text: string): Promise<Openap
       }
       routes.set(shape, label);
       const name = uniqueName(operation.operationId, method, path, names);
-      records.push({ name, path, methods: [method.toUpperCase()], ...answers(operation, document, swagger) });
+      const expects = checkedExpects(expectsOf(operation, asObject(item), document, routeNames));
+      records.push({ name, path, methods: [method.toUpperCase()], ...answers(operation, document, swagger), ...(expects && { expects }) });
     }
   }
   return { records, skipped };
 }
 
-/** `/users/{id}` -> `users/:id`; a segment mixing text and a parameter becomes that parameter. */
-function routeOf(template: string): string | undefined {
+/**
+ * `/users/{id}` -> `users/:id`; a segment mixing text and a parameter becomes that parameter.
+ * `names` gets each parameter that is a whole segment, under the name the route gives it.
+ */
+function routeOf(template: string, names: Map<string, string>): string | undefined {
   const used = new Set<string>();
   const segments = template.split('/').filter((segment) => segment !== '');
   const route = segments.map((segment) => {
@@ -63,12 +70,24 @@ function routeOf(template: string): string | undefined {
     let name = param[1]!.replace(/[^A-Za-z0-9_]/g, '_').replace(/^(?=[0-9]|$)/, '_');
     while (used.has(name)) name += '_';
     used.add(name);
+    if (param[0] === segment) names.set(param[1]!, name);
     return `:${name}`;
   });
   // `/` would be `/endpoint/` itself, where no route can be.
   if (route.length === 0) return undefined;
   try {
     return checkPath(route.join('/')).path;
+  } catch (err) {
+    if (err instanceof HttpError) return undefined;
+    throw err;
+  }
+}
+
+/** What the operation expects, if a record may hold it (expects-of.ts keeps within the bounds; this makes sure). */
+function checkedExpects(expects: Expects | undefined): Expects | undefined {
+  if (expects === undefined) return undefined;
+  try {
+    return checkExpects(expects, 'expects');
   } catch (err) {
     if (err instanceof HttpError) return undefined;
     throw err;
