@@ -100,6 +100,10 @@ export function addMockOptions(command: Command): Command {
     .option(
       '--callback-timeout <ms>',
       'how long a callback may take before it is cut (env SNIPPETKIT_MOCK_CALLBACK_TIMEOUT; default 10000)',
+    )
+    .option(
+      '--validate',
+      'check requests against what their endpoint expects (its OpenAPI operation): 400, 401, 415, 422 with what is wrong (env SNIPPETKIT_MOCK_VALIDATE)',
     );
 }
 

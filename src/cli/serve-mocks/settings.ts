@@ -44,6 +44,7 @@ export type ServeMocksFlags = {
   recordCookies?: boolean;
   callbackHost?: string[];
   callbackTimeout?: string;
+  validate?: boolean;
 };
 
 export const DEFAULT_MOCK_PORT = 16540;
@@ -103,6 +104,8 @@ export const mockSettingsSchema = settingsObject({
   recordCookies: flagSchema,
   callbackHosts: callbackHostsSchema,
   callbackTimeout: z.number({ message: CALLBACK_TIMEOUT }).int({ message: CALLBACK_TIMEOUT }).min(1, { message: CALLBACK_TIMEOUT }),
+  /** Check requests to endpoints that say what they expect (imported OpenAPI operations). */
+  validate: flagSchema,
 });
 
 export type MockSettings = z.output<typeof mockSettingsSchema>;
@@ -162,6 +165,7 @@ const SETTINGS: FlatSetting[] = [
     env: 'SNIPPETKIT_MOCK_CALLBACK_TIMEOUT',
     fallback: MOCK_DEFAULTS.callbackTimeout,
   },
+  { key: 'validate', flag: '--validate', env: 'SNIPPETKIT_MOCK_VALIDATE', fallback: false },
 ];
 
 /** serve-mocks' settings, checked; a bad value is a usage error naming it and where it came from. */

@@ -31,7 +31,7 @@ export type MockParts = {
 
 export function mockParts(settings: MockSettings, logger: Logger): MockParts {
   const { maxDelay, maxBody, cors, corsOrigins, trustProxy, logSize, maxEndpoints, maxLogBytes, maxStoreBytes, maxRequestCpu } = settings;
-  const { callbackHosts: named, callbackTimeout } = settings;
+  const { callbackHosts: named, callbackTimeout, validate } = settings;
   const feed = new RequestFeed();
   let callbacks: CallbackSender | undefined;
   // One loader for --dir, --openapi and --db, so GET /api/sources lists the problems of all.
@@ -57,7 +57,7 @@ export function mockParts(settings: MockSettings, logger: Logger): MockParts {
       return store;
     },
     handler: (store) => {
-      const config = { maxDelay, maxBody, cors, corsOrigins, trustProxy, proxy, maxRequestCpu };
+      const config = { maxDelay, maxBody, cors, corsOrigins, trustProxy, proxy, maxRequestCpu, validate };
       callbacks = createCallbackSender({ hosts: named, timeoutMs: callbackTimeout, account: store.memory.callbacks });
       return createMockHandler({ store, config, logger, feed, sources: loader, callbacks });
     },
