@@ -1,5 +1,6 @@
 import type { ExpectedParam, Expects, ParamPlace } from '../record/expects/expects.js';
-import { schemaCompiler, type SchemaCheck } from './compile-schemas.js';
+import { startCpuBudget } from '../../gates/cpu-budget.js';
+import { schemaCompiler, withBudget, type SchemaCheck } from './compile-schemas.js';
 
 /** A part of `expects` compiled, or why it could not be (its checks are then skipped, and said once). */
 type Part = { check: SchemaCheck } | { unusable: string };
@@ -32,11 +33,13 @@ function compile(expects: Expects): CompiledExpects {
     if (parts.has(key)) return parts.get(key);
     let made: Part | undefined;
     try {
-      const check = make();
+      // Bounded by the record's size, not the budget: stopped halfway, a compile would start over at
+      // every request. Its time still counts in the request's budget, checked as the check runs.
+      const check = withBudget(startCpuBudget(Number.POSITIVE_INFINITY), make);
       made = check && { check };
     } catch (err) {
       // A pattern RE2 does not take, a schema the meta-schema refuses, a $ref to nowhere: that part goes unchecked.
-      if (!(err instanceof Error) || err.name === 'CpuBudgetExceeded') throw err;
+      if (!(err instanceof Error)) throw err;
       made = { unusable: `${key}: ${err.message}` };
     }
     parts.set(key, made);
