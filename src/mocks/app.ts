@@ -173,7 +173,7 @@ function serving(options: MockAppOptions, config: MockConfig, logger: Logger): S
   const callbacks =
     options.callbacks ??
     createCallbackSender({ hosts: config.callbackHosts, timeoutMs: config.callbackTimeout, account: store.memory.callbacks });
-  const check = requestCheck(config, logger);
+  const check = requestCheck(config, logger, store);
   const { validate } = config;
   const endpoints = { store, cors, trustProxy, logger, feed, maxHangs, proxy, collection, maxRequestCpu, callbacks, check, validate };
   const serve = createEndpointServer(endpoints);
@@ -186,12 +186,12 @@ function serving(options: MockAppOptions, config: MockConfig, logger: Logger): S
  * Request validation, loaded with ajv at the first request it checks (at start with --validate): a
  * server that validates nothing never loads them.
  */
-function requestCheck(config: MockConfig, logger: Logger): RequestCheck {
+function requestCheck(config: MockConfig, logger: Logger, store: MockStore): RequestCheck {
   let loaded: RequestCheck | undefined;
   let loading: Promise<RequestCheck> | undefined;
   const load = () =>
     (loading ??= import('./request-check/check-request.js').then(({ createRequestCheck }) => {
-      loaded = createRequestCheck({ maxRequestCpu: config.maxRequestCpu, logger });
+      loaded = createRequestCheck({ memory: store.memory.records, maxRequestCpu: config.maxRequestCpu, logger });
       return loaded;
     }));
   if (config.validate) load().catch((err: unknown) => logger.error(`request validation did not load: ${String(err)}`));

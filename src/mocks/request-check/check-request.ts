@@ -6,12 +6,15 @@ import { PARAM_PLACES } from '../record/expects/expects.js';
 import { LOG_BODY_BYTES } from '../log/request-log.js';
 import type { RequestCheck } from '../serve/endpoint.js';
 import { withBudget } from './compile-schemas.js';
-import { compiledExpects } from './compiled-expects.js';
+import { compiledExpects, NoRoomToCompile } from './compiled-expects.js';
+import type { MemoryAccount } from '../../gates/memory-budget.js';
 import { cookiesOf, paramValues } from './read-params.js';
 import { bodyType, parsedBody } from './request-body.js';
 import { bodyProblem, paramProblem, type Problem } from './problems.js';
 
 export type RequestCheckOptions = {
+  /** The records' memory budget, charged for each schema compiled. */
+  memory: MemoryAccount;
   maxRequestCpu?: number;
   logger: Logger;
 };
@@ -30,12 +33,13 @@ export function createRequestCheck(options: RequestCheckOptions): RequestCheck {
     if (!expects) return undefined;
     const budget = startCpuBudget(options.maxRequestCpu ?? DEFAULT_MAX_REQUEST_CPU);
     try {
-      return withBudget(budget, () => check(expects, req, route, body, truncated, (why) => {
+      return withBudget(budget, () => check(expects, options.memory, req, route, body, truncated, (why) => {
         if (said.has(expects)) return;
         said.add(expects);
         logger.warn(`endpoint '${name}': expects.${why}; that part of requests is not checked`);
       }));
     } catch (err) {
+      if (err instanceof NoRoomToCompile) return { status: 507, body: { success: false, message: err.message } };
       if (!(err instanceof CpuBudgetExceeded)) throw err;
       return { status: 503, body: { success: false, message: err.message } };
     }
@@ -44,6 +48,7 @@ export function createRequestCheck(options: RequestCheckOptions): RequestCheck {
 
 function check(
   expects: Expects,
+  memory: MemoryAccount,
   req: IncomingMessage,
   route: Record<string, string>,
   body: string,
@@ -52,7 +57,7 @@ function check(
 ): ReturnType<RequestCheck> {
   const missing = missingCredentials(expects.security, req);
   if (missing) return refusal(401, missing.problems, missing.challenge);
-  const compiled = compiledExpects(expects);
+  const compiled = compiledExpects(expects, memory);
   const problems: Problem[] = [];
   const hasBody = body !== '' || truncated;
   let type: string | undefined;

@@ -1,5 +1,6 @@
 import type { ExpectedParam, Expects, ParamPlace } from '../record/expects/expects.js';
 import { startCpuBudget } from '../../gates/cpu-budget.js';
+import { COMPILED_SCHEMA_BYTES, COMPILED_SCHEMA_FACTOR, type MemoryAccount } from '../../gates/memory-budget.js';
 import { schemaCompiler, withBudget, type SchemaCheck } from './compile-schemas.js';
 
 /** A part of `expects` compiled, or why it could not be (its checks are then skipped, and said once). */
@@ -13,31 +14,50 @@ export type CompiledExpects = {
   body(type: string): Part | undefined;
 };
 
+/** The records' memory budget has no room for a schema's compiled check: a 507, nothing compiled. */
+export class NoRoomToCompile extends Error {
+  override name = 'NoRoomToCompile';
+}
+
 // Keyed by the record's `expects`, which a write replaces: a stale check is never used.
 const compiled = new WeakMap<Expects, CompiledExpects>();
+// What a record's compiled checks were charged goes back once the record is gone.
+const charges = new FinalizationRegistry<{ account: MemoryAccount; bytes: number }>(({ account, bytes }) => account.release(bytes));
 
-export function compiledExpects(expects: Expects): CompiledExpects {
+/** The compiled checks of `expects`, each charged to `account` (the records' budget) as it is made. */
+export function compiledExpects(expects: Expects, account: MemoryAccount): CompiledExpects {
   let found = compiled.get(expects);
   if (!found) {
-    found = compile(expects);
+    found = compile(expects, account);
     compiled.set(expects, found);
   }
   return found;
 }
 
-function compile(expects: Expects): CompiledExpects {
+function compile(expects: Expects, account: MemoryAccount): CompiledExpects {
   const parts = new Map<string, Part | undefined>();
   let paramsCompiler: ReturnType<typeof schemaCompiler> | undefined;
   let bodyCompiler: ReturnType<typeof schemaCompiler> | undefined;
-  const part = (key: string, make: () => SchemaCheck | undefined): Part | undefined => {
+  const part = (key: string, schema: () => Record<string, unknown> | undefined, make: (schema: Record<string, unknown>) => SchemaCheck): Part | undefined => {
     if (parts.has(key)) return parts.get(key);
-    let made: Part | undefined;
+    const given = schema();
+    if (!given) {
+      parts.set(key, undefined);
+      return undefined;
+    }
+    const bytes = COMPILED_SCHEMA_BYTES + COMPILED_SCHEMA_FACTOR * JSON.stringify(given).length;
+    if (!account.tryCharge(bytes)) {
+      throw new NoRoomToCompile(`checking this endpoint's ${key} needs ${bytes} bytes more than the records' memory has left (--max-store-bytes)`);
+    }
+    let made: Part;
     try {
       // Bounded by the record's size, not the budget: stopped halfway, a compile would start over at
       // every request. Its time still counts in the request's budget, checked as the check runs.
-      const check = withBudget(startCpuBudget(Number.POSITIVE_INFINITY), make);
-      made = check && { check };
+      const check = withBudget(startCpuBudget(Number.POSITIVE_INFINITY), () => make(given));
+      made = { check };
+      charges.register(expects, { account, bytes });
     } catch (err) {
+      account.release(bytes);
       // A pattern RE2 does not take, a schema the meta-schema refuses, a $ref to nowhere: that part goes unchecked.
       if (!(err instanceof Error)) throw err;
       made = { unusable: `${key}: ${err.message}` };
@@ -47,19 +67,16 @@ function compile(expects: Expects): CompiledExpects {
   };
   return {
     params: (place) =>
-      part(`${place} parameters`, () => {
-        const params = (expects.params ?? []).filter((param) => param.in === place);
-        if (params.length === 0) return undefined;
-        paramsCompiler ??= schemaCompiler(true);
-        return paramsCompiler(objectSchema(params));
-      }),
+      part(
+        `${place} parameters`,
+        () => {
+          const params = (expects.params ?? []).filter((param) => param.in === place);
+          return params.length === 0 ? undefined : objectSchema(params);
+        },
+        (schema) => (paramsCompiler ??= schemaCompiler(true))(schema),
+      ),
     body: (type) =>
-      part(`body ${type}`, () => {
-        const schema = expects.body?.content[type]?.schema;
-        if (!schema) return undefined;
-        bodyCompiler ??= schemaCompiler(false);
-        return bodyCompiler(schema);
-      }),
+      part(`body ${type}`, () => expects.body?.content[type]?.schema, (schema) => (bodyCompiler ??= schemaCompiler(false))(schema)),
   };
 }
 

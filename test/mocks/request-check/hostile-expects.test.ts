@@ -100,6 +100,28 @@ describe('Request validation against hostile records and requests', () => {
   }
 });
 
+describe('Request validation within the records\' memory budget', () => {
+  it('charges a compiled schema to the records, and answers 507 when it does not fit', async () => {
+    const server = await startMockServer({ config: { validate: true }, store: { maxStoreBytes: 200 * 1024 } });
+    try {
+      const properties = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`p${i}`, { type: 'integer' }]));
+      const expects = { body: { content: { 'application/json': { schema: { type: 'object', properties } } } } };
+      const put = await server.putJson('/api/endpoint/add', { name: 'big', data: 1, expects });
+      expect(put.status, await put.clone().text()).to.equal(201);
+      const small = { params: [{ in: 'query', name: 'n', schema: { type: 'integer' } }] };
+      await server.putJson('/api/endpoint/add', { name: 'small', data: 1, expects: small });
+      const before = server.store.memory.records.used;
+      expect((await server.fetch('/endpoint/small?n=1')).status).to.equal(200);
+      expect(server.store.memory.records.used).to.be.greaterThan(before);
+      const res = await server.fetch('/endpoint/big', { method: 'POST', headers: JSON_TYPE, body: '{}' });
+      expect(res.status).to.equal(507);
+      expect((await res.json()).message).to.match(/^checking this endpoint's body application\/json needs \d+ bytes more than the records' memory has left/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 function nested(depth: number): Record<string, unknown> {
   let schema: Record<string, unknown> = { type: 'string' };
   for (let i = 0; i < depth; i++) schema = { items: schema };
