@@ -40,23 +40,19 @@ export function withBudget<T>(budget: CpuBudget, work: () => T): T {
 const MAX_ERRORS = 20;
 
 /**
- * The compiler of parameters' schemas (`coerce`: text that must read as an integer, a list from one
- * value) or of bodies' (no coercion). One ajv for each, shared by every record: an ajv of its own with
- * its formats took 70 KB of heap a record (144 KB for both). A compiled schema is not kept by ajv
- * (`addUsedSchema: false`, and removed from its cache after), only by the record's compiled checks,
- * and its `$id`s are not registered, so two records' schemas never clash. Strict mode off: OpenAPI
- * schemas carry `example`, `xml`, `discriminator` and such, which JSON Schema ignores, and so does this.
+ * A compiler of parameters' schemas (`coerce`: text that must read as an integer, a list from one
+ * value) or of bodies' (no coercion), for one record: ajv keeps everything it compiles for as long
+ * as the instance lives (a shared one grew 131 KB per schema of 100 properties compiled and dropped),
+ * so each record has its own, let go with the record. Schemas are checked against the meta-schema by
+ * one shared checker, which checking adds nothing to. Strict mode off: OpenAPI schemas carry
+ * `example`, `xml`, `discriminator` and such, which JSON Schema ignores, and so does this.
  */
 export function schemaCompiler(coerce: boolean): (schema: Record<string, unknown>) => SchemaCheck {
-  const ajv = (coerce ? (compilers.params ??= makeAjv(true)) : (compilers.body ??= makeAjv(false)));
+  const ajv = makeAjv(coerce);
   return (schema) => {
-    const copied = withBudgetChecks(schema, false) as Record<string, unknown>;
-    let validate: ValidateFunction;
-    try {
-      validate = ajv.compile(copied);
-    } finally {
-      ajv.removeSchema(copied);
-    }
+    metaChecker ??= new Ajv2020({ logger: false });
+    if (!metaChecker.validateSchema(schema)) throw new Error(`not a valid JSON Schema: ${metaChecker.errorsText(metaChecker.errors)}`);
+    const validate: ValidateFunction = ajv.compile(withBudgetChecks(schema, false) as Record<string, unknown>);
     return (data) => {
       try {
         return validate(data) ? [] : validate.errors!.slice(0, MAX_ERRORS);
@@ -69,13 +65,13 @@ export function schemaCompiler(coerce: boolean): (schema: Record<string, unknown
   };
 }
 
-const compilers: { params?: Ajv2020; body?: Ajv2020 } = {};
+let metaChecker: Ajv2020 | undefined;
 
 function makeAjv(coerce: boolean): Ajv2020 {
   const options: Options = {
     allErrors: true,
     strict: false,
-    validateSchema: true,
+    validateSchema: false,
     addUsedSchema: false,
     inlineRefs: false,
     logger: false,

@@ -102,7 +102,7 @@ describe('Request validation against hostile records and requests', () => {
 
 describe('Request validation within the records\' memory budget', () => {
   it('charges a compiled schema to the records, and answers 507 when it does not fit', async () => {
-    const server = await startMockServer({ config: { validate: true }, store: { maxStoreBytes: 200 * 1024 } });
+    const server = await startMockServer({ config: { validate: true }, store: { maxStoreBytes: 140 * 1024 } });
     try {
       const properties = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`p${i}`, { type: 'integer' }]));
       const expects = { body: { content: { 'application/json': { schema: { type: 'object', properties } } } } };
