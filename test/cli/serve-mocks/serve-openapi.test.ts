@@ -101,6 +101,22 @@ describe('snippetkit serve-mocks --openapi (a real process)', function () {
     expect(server!.stderr()).to.contain(`${doc}: skipped GET /bad:`);
   });
 
+  it('checks requests against their operations with --validate, and with SNIPPETKIT_MOCK_VALIDATE', async () => {
+    const data = join(temp.dir, 'mocks.sqlite');
+    for (const [flags, env] of [[['--validate'], {}], [[], { SNIPPETKIT_MOCK_VALIDATE: 'true' }]] as const) {
+      server = await startServerProcess(['serve-mocks', '--port', '0', '--data', data, '--openapi', PETSTORE.pathname, ...flags], env);
+      const res = await fetch(`${server.url}/endpoint/pets?limit=ten`);
+      expect(res.status).to.equal(400);
+      const body = (await res.json()) as { errors: unknown[] };
+      expect(body.errors).to.deep.equal([
+        { in: 'query', name: 'limit', path: '/limit', rule: 'type', expected: 'integer', message: 'must be integer' },
+      ]);
+      expect(await status('pets?limit=10')).to.equal(200);
+      await server.stop();
+      server = undefined;
+    }
+  });
+
   it('refuses to start when the file is not there', async () => {
     const data = join(temp.dir, 'm.sqlite');
     const run = await runCli(['serve-mocks', '--port', '0', '--data', data, '--openapi', 'nope.yaml']);
