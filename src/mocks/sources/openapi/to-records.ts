@@ -4,6 +4,7 @@ import { checkHeaders } from '../../record/validate-fields.js';
 import { checkPath } from '../../record/validate-route.js';
 import { checkExpects, type Expects } from '../../record/expects/expects.js';
 import { expectsOf } from './expects-of.js';
+import { headerValue } from './header-value.js';
 import { loadOpenapi } from './load-document.js';
 import { METHODS, operationPointer } from './operation-refs.js';
 import { asObject, mediaAnswer } from './media-answer.js';
@@ -153,16 +154,14 @@ function statusesOf(responses: Json): Map<number, Json> {
   return new Map([...found].sort(([a], [b]) => a - b));
 }
 
-/** Documented headers with an example or a default, each kept only if a record may hold it. */
+/** Documented headers (header-value.ts says with what), each kept only if a record may hold it. */
 function headersOf(response: Json, swagger: boolean): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, header] of Object.entries(asObject(response.headers))) {
-    const spec = asObject(header);
-    const schema = asObject(swagger ? spec : spec.schema);
-    const value = spec.example ?? schema.example ?? schema.default;
-    if (!['string', 'number', 'boolean'].includes(typeof value)) continue;
+    const value = headerValue(asObject(header), swagger);
+    if (value === undefined) continue;
     try {
-      Object.assign(headers, checkHeaders({ ...headers, [name]: String(value) }, 'headers'));
+      Object.assign(headers, checkHeaders({ ...headers, [name]: value }, 'headers'));
     } catch (err) {
       if (!(err instanceof HttpError)) throw err;
     }
