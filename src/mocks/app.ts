@@ -6,6 +6,7 @@ import { isUnder } from '../http/under.js';
 import type { Handler } from '../server/listen.js';
 import { silentLogger, type Logger } from '../server/logger.js';
 import { MOCK_DEFAULTS } from './config/defaults.js';
+import { underBasePath } from './config/base-path.js';
 import { apiRouter, type ApiOptions } from './api.js';
 import { RequestFeed } from './log/feed.js';
 import { createProxy, type ProxySettings } from './proxy/proxy.js';
@@ -50,6 +51,8 @@ export type MockConfig = {
   callbackTimeout: number;
   /** Check requests to endpoints with `expects` unless their record says `validate: false` (--validate). */
   validate: boolean;
+  /** Endpoints are answered under this path too (--base-path; checked by config/base-path.ts). */
+  basePath?: string;
 };
 
 export const DEFAULT_MOCK_CONFIG: MockConfig = {
@@ -144,18 +147,23 @@ export function createMockApp(options: MockAppOptions, shared?: Serving): Koa {
 
 /**
  * The node request handler to listen with: every URL under `/endpoint/` is answered straight from
- * here, before Koa's middleware chain (one string check, one route lookup); everything else goes to Koa.
+ * here, before Koa's middleware chain (one string check, one route lookup), and with `basePath` every
+ * URL under it but the server's own routes (config/base-path.ts); everything else goes to Koa.
  */
 export function createMockHandler(options: MockAppOptions): Handler {
   const config = { ...DEFAULT_MOCK_CONFIG, ...options.config };
   const shared = serving(options, config, options.logger ?? silentLogger);
   const { serve } = shared;
+  const { basePath } = config;
   const koa = createMockApp(options, shared).callback();
   return (req, res) => {
     // The bins' session cookie of a bin server on this host never reaches a log, a template or a proxy.
     if (req.headers.cookie !== undefined) withoutSessionCookies(req);
     const url = req.url ?? '';
-    if (!url.startsWith(PREFIX)) return koa(req, res);
+    if (!url.startsWith(PREFIX)) {
+      const under = basePath === undefined ? undefined : underBasePath(basePath, url);
+      return under === undefined ? koa(req, res) : serve(req, res, under);
+    }
     const query = url.indexOf('?', PREFIX.length);
     serve(req, res, url.slice(PREFIX.length, query === -1 ? undefined : query));
   };

@@ -14,7 +14,12 @@ export function registerServeMocks(program: Command): void {
       '--store <url>',
       'shared store for several instances: postgres://user@host/db or redis://host:6379[?prefix=name:] (env SNIPPETKIT_MOCK_STORE)',
     );
-  addMockOptions(command).addOption(allowedHostOption('SNIPPETKIT_MOCK_ALLOWED_HOSTS'));
+  addMockOptions(command)
+    .option(
+      '--base-path [path]',
+      "answer endpoints at <path>/<their path> too (/: an OpenAPI document's operations at their own paths, as Prism); alone: the --openapi document's server path (env SNIPPETKIT_MOCK_BASE_PATH; 'openapi' for alone)",
+    )
+    .addOption(allowedHostOption('SNIPPETKIT_MOCK_ALLOWED_HOSTS'));
   addMockProxyOptions(command)
     .option('-q, --quiet', 'print nothing but errors')
     .addHelpText(

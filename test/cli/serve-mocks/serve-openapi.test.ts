@@ -117,6 +117,25 @@ describe('snippetkit serve-mocks --openapi (a real process)', function () {
     }
   });
 
+  it("with --base-path alone, answers the operations under the document's server path", async () => {
+    const data = join(temp.dir, 'mocks.sqlite');
+    server = await startServerProcess(['serve-mocks', '--port', '0', '--data', data, '--openapi', PETSTORE.pathname, '--base-path']);
+    expect((await fetch(`${server.url}/v1/pets/7`)).status).to.equal(200);
+    expect(await status('pets/7')).to.equal(200);
+    expect(server.stdout()).to.contain('endpoints also at /v1/…');
+  });
+
+  it('refuses a base path under the routes the server keeps, naming them', async () => {
+    const data = join(temp.dir, 'm.sqlite');
+    const given = await runCli(['serve-mocks', '--port', '0', '--data', data, '--base-path', '/api/v3']);
+    expect(given.code).to.equal(2);
+    expect(given.stderr).to.include("'/api/v3' is under /api, which the mock server keeps for itself");
+    const swagger = new URL('../../fixtures/openapi/petstore-expanded-2.0.yaml', import.meta.url).pathname;
+    const documented = await runCli(['serve-mocks', '--port', '0', '--data', data, '--openapi', swagger, '--base-path']);
+    expect(documented.code).to.equal(2);
+    expect(documented.stderr).to.include(`--base-path: the base path of ${swagger} is under /api, which the mock server keeps for itself`);
+  });
+
   it('refuses to start when the file is not there', async () => {
     const data = join(temp.dir, 'm.sqlite');
     const run = await runCli(['serve-mocks', '--port', '0', '--data', data, '--openapi', 'nope.yaml']);
