@@ -1,4 +1,5 @@
 import type { Expects } from './expects/expects.js';
+import type { Content } from './media/media.js';
 
 /**
  * The endpoint record as validated and stored (docs/mock-api.md). `data` is kept serialized as
@@ -60,6 +61,10 @@ export type ResponseRecord = {
   setState?: string;
   /** Sent after this response answers, instead of the endpoint's (`[]`: none). */
   callbacks?: Callback[];
+  /** Its other media types and named examples (`Accept`, `Prefer: example=`, `Prefer: dynamic=true`). */
+  content?: Content;
+  /** Answers `Prefer: code=N` for any N no other answer has (an OpenAPI `default`). */
+  anyStatus?: boolean;
 };
 
 /** What a caller may set on an endpoint. */
@@ -96,6 +101,8 @@ export type MockInput = {
   expects?: Expects;
   /** Check requests against `expects`: true or false whatever the server's --validate says. */
   validate?: boolean;
+  /** The endpoint's own answer's other media types and named examples. */
+  content?: Content;
 };
 
 /** The record an engine keeps for an endpoint (../engines/engine.ts). */

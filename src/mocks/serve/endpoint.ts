@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isPreflight } from '../../http/cors.js';
 import { hasBody } from '../../http/read-body.js';
 import type { Logger } from '../../server/logger.js';
+import { contentOf, mediaAnswer } from './media-choice.js';
 import { answerPreflight, jsonAnswer, notAllowed, notFound, plainAnswer, send } from './send.js';
 import { breakConnection, type Hangs } from './faults.js';
 import type { Fault } from '../record/record.js';
@@ -214,6 +215,8 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
       if (!(err instanceof TemplateError)) throw err;
       answer = jsonAnswer(500, { success: false, message: err.message, field: err.field }, cors);
     }
+    const media = contentOf(endpoint.record, variant.index);
+    if (media) answer = mediaAnswer(req, media, answer, cors);
     const planned = callbacks && variant.callbacks?.(input!);
     if (!planned) {
       log(req, endpoint, time, body, bodyTruncated, variant.index, answer.status);

@@ -5,6 +5,7 @@ import { checkPath } from '../../record/validate-route.js';
 import { checkExpects, type Expects } from '../../record/expects/expects.js';
 import { expectsOf } from './expects-of.js';
 import { headerValue } from './header-value.js';
+import { contentOf } from './content-of.js';
 import { loadOpenapi } from './load-document.js';
 import { METHODS, operationPointer } from './operation-refs.js';
 import { asObject, mediaAnswer } from './media-answer.js';
@@ -117,12 +118,16 @@ function isValidName(name: string): boolean {
 /** The success answer as the endpoint's own, each other status as a response chosen by `?__code=`. */
 function answers(operation: Json, document: Json, swagger: boolean): Json {
   const produces = swagger ? strings(operation.produces ?? document.produces) : undefined;
-  const statuses = statusesOf(asObject(operation.responses));
+  const { found: statuses, fromDefault } = statusesOf(asObject(operation.responses));
   const success = [...statuses.keys()].find((code) => code >= 200 && code < 300) ?? [...statuses.keys()][0] ?? 200;
   const own = statuses.get(success);
   const responses = [...statuses]
     .filter(([code]) => code !== success)
-    .map(([code, response]) => ({ when: { query: { __code: String(code) } }, ...answerOf(code, response) }));
+    .map(([code, response]) => ({
+      when: { query: { __code: String(code) } },
+      ...answerOf(code, response),
+      ...(code === fromDefault && { anyStatus: true }),
+    }));
   return {
     ...answerOf(success, own ?? {}),
     ...(responses.length > 0 && { responses }),
@@ -132,8 +137,10 @@ function answers(operation: Json, document: Json, swagger: boolean): Json {
     const answer = mediaAnswer(response, document, produces);
     const headers = headersOf(response, swagger);
     if ('contentType' in answer && answer.contentType) headers['Content-Type'] = answer.contentType;
-    const content = 'data' in answer ? { data: answer.data } : { body: answer.body };
-    return { statusCode: code, ...content, ...(Object.keys(headers).length > 0 && { headers }) };
+    const body = 'data' in answer ? { data: answer.data } : { body: answer.body };
+    const own = 'data' in answer ? 'application/json' : answer.contentType?.split(';')[0]!.trim().toLowerCase();
+    const content = contentOf(response, document, swagger, own);
+    return { statusCode: code, ...body, ...(Object.keys(headers).length > 0 && { headers }), ...(content && { content }) };
   }
 }
 
@@ -141,7 +148,7 @@ function answers(operation: Json, document: Json, swagger: boolean): Json {
  * Documented statuses in ascending order. `4XX`-style ranges stand for their x00 status when that
  * is not documented; `default` is the 200 of an operation that documents nothing else, else a 500.
  */
-function statusesOf(responses: Json): Map<number, Json> {
+function statusesOf(responses: Json): { found: Map<number, Json>; fromDefault?: number } {
   const found = new Map<number, Json>();
   const add = (code: number, response: unknown) => {
     if (!found.has(code)) found.set(code, asObject(response));
@@ -150,8 +157,13 @@ function statusesOf(responses: Json): Map<number, Json> {
   for (const [key, response] of Object.entries(responses)) {
     if (/^[2-5]XX$/i.test(key)) add(Number(key[0]) * 100, response);
   }
-  if ('default' in responses) add(found.size === 0 ? 200 : 500, responses.default);
-  return new Map([...found].sort(([a], [b]) => a - b));
+  let fromDefault: number | undefined;
+  if ('default' in responses) {
+    fromDefault = found.size === 0 ? 200 : 500;
+    if (found.has(fromDefault)) fromDefault = undefined;
+    add(found.size === 0 ? 200 : 500, responses.default);
+  }
+  return { found: new Map([...found].sort(([a], [b]) => a - b)), ...(fromDefault !== undefined && { fromDefault }) };
 }
 
 /** Documented headers (header-value.ts says with what), each kept only if a record may hold it. */
