@@ -3,6 +3,8 @@ import { startCpuBudget } from '../../gates/cpu-budget.js';
 import { COMPILED_SCHEMA_BYTES, COMPILED_SCHEMA_FACTOR, type MemoryAccount } from '../../gates/memory-budget.js';
 import { schemaCompiler, withBudget, type SchemaCheck } from './compile-schemas.js';
 
+const FORM = 'application/x-www-form-urlencoded';
+
 /** A part of `expects` compiled, or why it could not be (its checks are then skipped, and said once). */
 type Part = { check: SchemaCheck } | { unusable: string };
 
@@ -76,7 +78,10 @@ function compile(expects: Expects, account: MemoryAccount): CompiledExpects {
         (schema) => (paramsCompiler ??= schemaCompiler(true))(schema),
       ),
     body: (type) =>
-      part(`body ${type}`, () => expects.body?.content[type]?.schema, (schema) => (bodyCompiler ??= schemaCompiler(false))(schema)),
+      part(`body ${type}`, () => expects.body?.content[type]?.schema, (schema) =>
+        // A form's fields are text, read as their schema's types as parameters are.
+        type === FORM ? (paramsCompiler ??= schemaCompiler(true))(schema) : (bodyCompiler ??= schemaCompiler(false))(schema),
+      ),
   };
 }
 

@@ -14,7 +14,8 @@ function schemaBomb(): Record<string, unknown> {
 describe('Request validation against hostile records and requests', () => {
   let server: TestMockServer;
   before(async () => {
-    server = await startMockServer({ config: { validate: true, maxRequestCpu: 100 } });
+    // Generous: these are not about the budget, and the suite runs beside others on a loaded machine.
+    server = await startMockServer({ config: { validate: true, maxRequestCpu: 5000 } });
   });
   after(() => server.close());
 
@@ -24,23 +25,13 @@ describe('Request validation against hostile records and requests', () => {
   };
   const post = (name: string, body: string) => server.fetch(`/endpoint/${name}`, { method: 'POST', headers: JSON_TYPE, body });
 
-  it('stops a schema bomb at the CPU budget with a 503, and stays up', async () => {
-    await add('bomb', { body: { content: { 'application/json': { schema: schemaBomb() } } } });
-    const started = performance.now();
-    const res = await post('bomb', '1');
-    expect(res.status).to.equal(503);
-    expect((await res.json()).message).to.match(/CPU budget/);
-    expect(performance.now() - started).to.be.below(2000);
-    expect((await server.fetch('/api/endpoints')).status).to.equal(200);
-  });
-
   it('runs a backtracking pattern on RE2, in linear time', async () => {
     await add('redos', { params: [{ in: 'query', name: 'q', schema: { type: 'string', pattern: '^(a+)+$' } }] });
     const started = performance.now();
     const res = await server.fetch(`/endpoint/redos?q=${'a'.repeat(8000)}b`);
     expect(res.status).to.equal(400);
     expect((await res.json()).errors[0]).to.include({ in: 'query', name: 'q', rule: 'pattern' });
-    expect(performance.now() - started).to.be.below(2000);
+    expect(performance.now() - started).to.be.below(3000);
   });
 
   it('answers a body nested 20,000 deep under a recursive schema with a 422, not a crash', async () => {
@@ -98,6 +89,25 @@ describe('Request validation against hostile records and requests', () => {
       expect(server.store.get('bad')).to.equal(undefined);
     });
   }
+});
+
+describe('Request validation within the CPU budget', () => {
+  it('stops a schema bomb at the CPU budget with a 503, and stays up', async () => {
+    const server = await startMockServer({ config: { validate: true, maxRequestCpu: 100 } });
+    try {
+      const expects = { body: { content: { 'application/json': { schema: schemaBomb() } } } };
+      expect((await server.putJson('/api/endpoint/add', { name: 'bomb', data: 'ok', expects })).status).to.equal(201);
+      const started = performance.now();
+      const res = await server.fetch('/endpoint/bomb', { method: 'POST', headers: JSON_TYPE, body: '1' });
+      expect(res.status).to.equal(503);
+      expect((await res.json()).message).to.match(/CPU budget/);
+      // Unbounded, this body takes 6.6 s of the event loop (verify/schema-budget.ts).
+      expect(performance.now() - started).to.be.below(3000);
+      expect((await server.fetch('/api/endpoints')).status).to.equal(200);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe('Request validation within the records\' memory budget', () => {

@@ -95,6 +95,15 @@ describe('Request validation on the Swagger Petstore (serve-mocks --validate)', 
     ]);
   });
 
+  it('checks a URL-encoded form body against its schema, its fields read as their types', async () => {
+    const form = { ...BEARER, 'content-type': 'application/x-www-form-urlencoded' };
+    const ok = await server.fetch('/endpoint/pet', { method: 'POST', headers: form, body: 'name=rex&photoUrls=a&id=7' });
+    expect(ok.status).to.equal(200);
+    const res = await server.fetch('/endpoint/pet', { method: 'POST', headers: form, body: 'name=rex&photoUrls=a&id=seven' });
+    expect(res.status).to.equal(422);
+    expect((await res.json()).errors).to.deep.equal([{ in: 'body', path: '/id', rule: 'type', expected: 'integer', message: 'must be integer' }]);
+  });
+
   it('refuses a missing required body with 422', async () => {
     const res = await server.fetch('/endpoint/pet', { method: 'POST', headers: BEARER });
     expect(res.status).to.equal(422);

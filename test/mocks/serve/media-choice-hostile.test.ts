@@ -21,7 +21,7 @@ describe('Media types and named examples against hostile records and requests', 
     const res = await server.fetch('/endpoint/deep', { headers: { prefer: 'dynamic=true' } });
     expect(res.status).to.equal(200);
     expect((await res.text()).length).to.be.below(200_000);
-    expect(performance.now() - started).to.be.below(1000);
+    expect(performance.now() - started).to.be.below(3000);
   });
 
   it('reads at most 64 ranges of an Accept header of 1,500', async () => {
