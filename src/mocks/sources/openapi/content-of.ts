@@ -1,14 +1,19 @@
-import { MAX_SAMPLED_SCHEMA_BYTES, type Content, type MediaContent } from '../../record/media/media.js';
+import type { Content, MediaContent } from '../../record/media/media.js';
 import { asObject, mediaAnswer } from './media-answer.js';
 import { requestSchema } from './request-schema.js';
 
 type Json = Record<string, unknown>;
 
+// A record may hold 32 KiB schemas; the import keeps those of at most 8 KiB: Kubernetes' 1,117 operations
+// came to 88 MB of records (--max-store-bytes) with up to 32 KiB each, 44.5 MB so (19 MB before `content`
+// and `expects`).
+const KEPT_SCHEMA_BYTES = 8 * 1024;
+
 /**
  * A response's `content` for the record (docs/mock-api.md, "Media types and named examples"): each
  * documented media type, with its answer (as media-answer.ts makes the answer's own, left out for
  * `own`, which the record's data or body holds), its named `examples` (inline values; `externalValue`
- * is not read) and its schema for `Prefer: dynamic=true` (left out past MAX_SAMPLED_SCHEMA_BYTES).
+ * is not read) and its schema for `Prefer: dynamic=true` (left out past KEPT_SCHEMA_BYTES).
  * Swagger 2.0 keeps one schema for every type: only that schema, for `own`. Undefined when there is
  * nothing another request could choose.
  */
@@ -52,5 +57,5 @@ function exampleValue(value: unknown, type: string): { data?: unknown; body?: st
 function schemaOf(schema: unknown, openapi31: boolean): Json | undefined {
   if (schema === undefined) return undefined;
   const converted = requestSchema(schema, openapi31);
-  return converted && JSON.stringify(converted).length <= MAX_SAMPLED_SCHEMA_BYTES ? converted : undefined;
+  return converted && JSON.stringify(converted).length <= KEPT_SCHEMA_BYTES ? converted : undefined;
 }
