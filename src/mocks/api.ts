@@ -187,13 +187,13 @@ function recordJson(endpoint: Endpoint, extra?: Record<string, unknown>): string
   text += fields({ path, methods, statusCode }) + content(record) + fields({ delay, headers, template });
   text += fields({ collection: record.collection });
   if (responses) text += `,"responses":[${responses.map(responseJson).join(',')}]`;
-  text += fields({ pick, fault, faultRate, scenario, setState, callbacks, ...extra });
+  text += fields({ pick, fault, faultRate, scenario, setState, callbacks, expects: record.expects, validate: record.validate, content: record.content, ...extra });
   return `${text}}`;
 }
 
 function responseJson(response: ResponseRecord): string {
   const { when, statusCode, headers, delay, fault, faultRate, setState, callbacks } = response;
-  const text = fields({ when, statusCode }) + content(response) + fields({ headers, delay, fault, faultRate, setState, callbacks });
+  const text = fields({ when, statusCode }) + content(response) + fields({ headers, delay, fault, faultRate, setState, callbacks, content: response.content, anyStatus: response.anyStatus });
   return `{${text.slice(1)}}`;
 }
 

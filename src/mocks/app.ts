@@ -6,11 +6,12 @@ import { isUnder } from '../http/under.js';
 import type { Handler } from '../server/listen.js';
 import { silentLogger, type Logger } from '../server/logger.js';
 import { MOCK_DEFAULTS } from './config/defaults.js';
+import { underBasePath } from './config/base-path.js';
 import { apiRouter, type ApiOptions } from './api.js';
 import { RequestFeed } from './log/feed.js';
 import { createProxy, type ProxySettings } from './proxy/proxy.js';
 import { createCollectionServer } from './serve/collection.js';
-import { createEndpointServer, type ServeEndpoint } from './serve/endpoint.js';
+import { createEndpointServer, type RequestCheck, type ServeEndpoint } from './serve/endpoint.js';
 import { createCallbackSender, type CallbackSender } from './callbacks/sender.js';
 import { DEFAULT_ASSETS, PAGE_BUNDLE, staticAssets } from './static.js';
 import type { MockStore } from './store/store.js';
@@ -48,6 +49,10 @@ export type MockConfig = {
   callbackHosts: string[];
   /** How long a callback may take, in milliseconds (--callback-timeout). */
   callbackTimeout: number;
+  /** Check requests to endpoints with `expects` unless their record says `validate: false` (--validate). */
+  validate: boolean;
+  /** Endpoints are answered under this path too (--base-path; checked by config/base-path.ts). */
+  basePath?: string;
 };
 
 export const DEFAULT_MOCK_CONFIG: MockConfig = {
@@ -63,6 +68,7 @@ export const DEFAULT_MOCK_CONFIG: MockConfig = {
   maxRequestCpu: MOCK_DEFAULTS.maxRequestCpu,
   callbackHosts: [],
   callbackTimeout: MOCK_DEFAULTS.callbackTimeout,
+  validate: false,
 };
 
 export type MockAppOptions = {
@@ -141,18 +147,23 @@ export function createMockApp(options: MockAppOptions, shared?: Serving): Koa {
 
 /**
  * The node request handler to listen with: every URL under `/endpoint/` is answered straight from
- * here, before Koa's middleware chain (one string check, one route lookup); everything else goes to Koa.
+ * here, before Koa's middleware chain (one string check, one route lookup), and with `basePath` every
+ * URL under it but the server's own routes (config/base-path.ts); everything else goes to Koa.
  */
 export function createMockHandler(options: MockAppOptions): Handler {
   const config = { ...DEFAULT_MOCK_CONFIG, ...options.config };
   const shared = serving(options, config, options.logger ?? silentLogger);
   const { serve } = shared;
+  const { basePath } = config;
   const koa = createMockApp(options, shared).callback();
   return (req, res) => {
     // The bins' session cookie of a bin server on this host never reaches a log, a template or a proxy.
     if (req.headers.cookie !== undefined) withoutSessionCookies(req);
     const url = req.url ?? '';
-    if (!url.startsWith(PREFIX)) return koa(req, res);
+    if (!url.startsWith(PREFIX)) {
+      const under = basePath === undefined ? undefined : underBasePath(basePath, url);
+      return under === undefined ? koa(req, res) : serve(req, res, under);
+    }
     const query = url.indexOf('?', PREFIX.length);
     serve(req, res, url.slice(PREFIX.length, query === -1 ? undefined : query));
   };
@@ -170,9 +181,27 @@ function serving(options: MockAppOptions, config: MockConfig, logger: Logger): S
   const callbacks =
     options.callbacks ??
     createCallbackSender({ hosts: config.callbackHosts, timeoutMs: config.callbackTimeout, account: store.memory.callbacks });
-  const endpoints = { store, cors, trustProxy, logger, feed, maxHangs, proxy, collection, maxRequestCpu, callbacks };
+  const check = requestCheck(config, logger, store);
+  const { validate } = config;
+  const endpoints = { store, cors, trustProxy, logger, feed, maxHangs, proxy, collection, maxRequestCpu, callbacks, check, validate };
   const serve = createEndpointServer(endpoints);
   // A page open here follows the endpoint's requests on every instance.
   store.onShared((name, entry) => feed.publish(name, entry));
   return { feed, serve };
+}
+
+/**
+ * Request validation, loaded with ajv at the first request it checks (at start with --validate): a
+ * server that validates nothing never loads them.
+ */
+function requestCheck(config: MockConfig, logger: Logger, store: MockStore): RequestCheck {
+  let loaded: RequestCheck | undefined;
+  let loading: Promise<RequestCheck> | undefined;
+  const load = () =>
+    (loading ??= import('./request-check/check-request.js').then(({ createRequestCheck }) => {
+      loaded = createRequestCheck({ memory: store.memory.records, maxRequestCpu: config.maxRequestCpu, logger });
+      return loaded;
+    }));
+  if (config.validate) load().catch((err: unknown) => logger.error(`request validation did not load: ${String(err)}`));
+  return (...args) => (loaded ? loaded(...args) : load().then((check) => check(...args)));
 }

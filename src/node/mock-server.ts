@@ -42,6 +42,8 @@ export type MockServerOptions = {
   callbackHosts?: string[];
   /** How long a callback may take, in milliseconds (`--callback-timeout`; 10000). */
   callbackTimeout?: number;
+  /** Check requests to endpoints with `expects` (`--validate`; false). */
+  validate?: boolean;
 };
 
 /** One of an endpoint's `responses`, as docs/mock-api.md describes it. */
@@ -144,10 +146,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   else if (options.data !== undefined) store = await openMockStore(options.data, storeOptions);
   else store = await openMemoryMockStore(storeOptions);
 
-  const { maxDelay, maxBody, cors, corsOrigins, maxRequestCpu, callbackHosts: named = [], callbackTimeout } = options;
+  const { maxDelay, maxBody, cors, corsOrigins, maxRequestCpu, callbackHosts: named = [], callbackTimeout, validate } = options;
   const feed = new RequestFeed();
   const callbacks = createCallbackSender({ hosts: named, timeoutMs: callbackTimeout, account: store.memory.callbacks });
-  const config = withoutUnset({ maxDelay, maxBody, cors, corsOrigins, maxRequestCpu });
+  const config = withoutUnset({ maxDelay, maxBody, cors, corsOrigins, maxRequestCpu, validate });
   const handler = createMockHandler({ store, config, logger, feed, callbacks });
   const refusal = (message: string) => ({ success: false, message });
   let running;

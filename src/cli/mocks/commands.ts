@@ -139,6 +139,7 @@ export function registerMockCommands(program: Command): void {
     .option('--collections', 'read each file as a json-server database: each key becomes a collection endpoint')
     .option('--host <host>', "a HAR's answers from this host[:port] only (default: the most common one)")
     .option('--record-cookies', "keep a HAR's Set-Cookie headers (dropped by default)")
+    .option('--validate', 'check requests to the endpoints that say what they expect (OpenAPI operations), whatever the server\'s --validate')
     .addHelpText('after', IMPORT_EXAMPLES)
     .action((path: string, flags: MockImportFlags, command: Command) =>
       import('./import.js').then((m) => m.mockImport(path, flags, command)),

@@ -17,7 +17,13 @@ export type MockImportFlags = {
   collections?: boolean;
   host?: string;
   recordCookies?: boolean;
+  /** `"validate": true` on each record that says what it expects (an OpenAPI operation's). */
+  validate?: boolean;
 };
+
+function isExpecting(record: unknown): record is Record<string, unknown> {
+  return typeof record === 'object' && record !== null && 'expects' in record;
+}
 
 /** Where a record came from: the file, and its place in the file's list when the file holds one. */
 type Source = { file: string; item?: number };
@@ -69,6 +75,11 @@ export async function mockImport(path: string, flags: MockImportFlags, command: 
   }
 
   const replace = flags.replace === true;
+  if (flags.validate) {
+    for (const [i, record] of endpoints.entries()) {
+      if (isExpecting(record)) endpoints[i] = { ...record, validate: true };
+    }
+  }
   const { status, body } = await callApi(client, 'POST', 'api/endpoints/import', { json: { endpoints, replace } });
   if (status === 400 || status === 409) throw refusedRecords(body, sources);
   if (status === 413) {

@@ -14,7 +14,12 @@ export function registerServeMocks(program: Command): void {
       '--store <url>',
       'shared store for several instances: postgres://user@host/db or redis://host:6379[?prefix=name:] (env SNIPPETKIT_MOCK_STORE)',
     );
-  addMockOptions(command).addOption(allowedHostOption('SNIPPETKIT_MOCK_ALLOWED_HOSTS'));
+  addMockOptions(command)
+    .option(
+      '--base-path [path]',
+      "answer endpoints at <path>/<their path> too (/: an OpenAPI document's operations at their own paths, as Prism); alone: the --openapi document's server path (env SNIPPETKIT_MOCK_BASE_PATH; 'openapi' for alone)",
+    )
+    .addOption(allowedHostOption('SNIPPETKIT_MOCK_ALLOWED_HOSTS'));
   addMockProxyOptions(command)
     .option('-q, --quiet', 'print nothing but errors')
     .addHelpText(
@@ -100,6 +105,10 @@ export function addMockOptions(command: Command): Command {
     .option(
       '--callback-timeout <ms>',
       'how long a callback may take before it is cut (env SNIPPETKIT_MOCK_CALLBACK_TIMEOUT; default 10000)',
+    )
+    .option(
+      '--validate',
+      'check requests against what their endpoint expects (its OpenAPI operation): 400, 401, 415, 422 with what is wrong (env SNIPPETKIT_MOCK_VALIDATE)',
     );
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod/v3';
 import { MOCK_DEFAULTS } from '../../mocks/config/defaults.js';
+import { checkBasePath } from '../../mocks/config/base-path.js';
 import {
   flagSchema,
   hostNamesSchema,
@@ -44,6 +45,9 @@ export type ServeMocksFlags = {
   recordCookies?: boolean;
   callbackHost?: string[];
   callbackTimeout?: string;
+  validate?: boolean;
+  /** A path, or true (the flag alone): the --openapi document's own. */
+  basePath?: string | true;
 };
 
 export const DEFAULT_MOCK_PORT = 16540;
@@ -66,6 +70,17 @@ const callbackHostsSchema = z.array(
   }),
   { message: 'a list of host names such as ["hooks.example.com"]' },
 );
+
+/** `--base-path /v1`, or the flag alone (`SNIPPETKIT_MOCK_BASE_PATH=openapi`): the document's. */
+const basePathSchema = z.union([z.literal(true), z.string({ message: 'a path such as / or /v1' })]).transform((value, ctx) => {
+  if (value === true || value === 'openapi') return true as const;
+  const checked = checkBasePath(value);
+  if ('problem' in checked) {
+    ctx.addIssue({ code: 'custom', message: checked.problem });
+    return z.NEVER;
+  }
+  return checked.path;
+});
 
 /** What serve-mocks runs with, from its flags and SNIPPETKIT_MOCK_* variables. */
 export const mockSettingsSchema = settingsObject({
@@ -103,6 +118,10 @@ export const mockSettingsSchema = settingsObject({
   recordCookies: flagSchema,
   callbackHosts: callbackHostsSchema,
   callbackTimeout: z.number({ message: CALLBACK_TIMEOUT }).int({ message: CALLBACK_TIMEOUT }).min(1, { message: CALLBACK_TIMEOUT }),
+  /** Check requests to endpoints that say what they expect (imported OpenAPI operations). */
+  validate: flagSchema,
+  /** Endpoints answered under this path too; true: the --openapi document's first server's path. */
+  basePath: basePathSchema.optional(),
 });
 
 export type MockSettings = z.output<typeof mockSettingsSchema>;
@@ -162,6 +181,8 @@ const SETTINGS: FlatSetting[] = [
     env: 'SNIPPETKIT_MOCK_CALLBACK_TIMEOUT',
     fallback: MOCK_DEFAULTS.callbackTimeout,
   },
+  { key: 'validate', flag: '--validate', env: 'SNIPPETKIT_MOCK_VALIDATE', fallback: false },
+  { key: 'basePath', flag: '--base-path', env: 'SNIPPETKIT_MOCK_BASE_PATH', fallback: undefined },
 ];
 
 /** serve-mocks' settings, checked; a bad value is a usage error naming it and where it came from. */
@@ -181,6 +202,9 @@ export function loadMockSettings(
   const { value, sources } = layerSettings(rows, given, env);
   const settings = validateSettings(mockSettingsSchema, value, sources);
   refuseBoth(settings, sources, 'data', 'store', 'where the mocks are');
+  if (settings.basePath === true && settings.openapi === undefined) {
+    throw new CliError("--base-path alone serves at the path of the --openapi document's first server: give --openapi, or a path such as /", EXIT.usage);
+  }
   if (!settings.cors && settings.corsOrigins.length > 0) {
     const named = (key: string, flag: string) => {
       const source = sources.get(key);

@@ -17,7 +17,7 @@ import { writeRecordFile } from './record-file.js';
 import { serveUntilSignal } from '../start/serve.js';
 import type { MockSettings, ServeMocksFlags } from './settings.js';
 import { openDirSource, type DirOption } from './dir-option.js';
-import { openOpenapiSource } from './openapi-option.js';
+import { openOpenapiSource, resolveBasePath } from './openapi-option.js';
 import { openDbSource } from './db-option.js';
 
 /** What serving the mocks takes, apart from listening: serve-mocks serves it alone, `serve` beside the bins. */
@@ -31,7 +31,8 @@ export type MockParts = {
 
 export function mockParts(settings: MockSettings, logger: Logger): MockParts {
   const { maxDelay, maxBody, cors, corsOrigins, trustProxy, logSize, maxEndpoints, maxLogBytes, maxStoreBytes, maxRequestCpu } = settings;
-  const { callbackHosts: named, callbackTimeout } = settings;
+  const { callbackHosts: named, callbackTimeout, validate } = settings;
+  let basePath: string | undefined;
   const feed = new RequestFeed();
   let callbacks: CallbackSender | undefined;
   // One loader for --dir, --openapi and --db, so GET /api/sources lists the problems of all.
@@ -42,6 +43,7 @@ export function mockParts(settings: MockSettings, logger: Logger): MockParts {
   const proxy = recordInto(proxySettings(settings), files);
   return {
     open: async () => {
+      basePath = await resolveBasePath(settings.basePath, settings.openapi);
       const preload = async (opened: MockStore) => {
         await files?.load(opened);
         await openapi?.load(opened);
@@ -57,7 +59,7 @@ export function mockParts(settings: MockSettings, logger: Logger): MockParts {
       return store;
     },
     handler: (store) => {
-      const config = { maxDelay, maxBody, cors, corsOrigins, trustProxy, proxy, maxRequestCpu };
+      const config = { maxDelay, maxBody, cors, corsOrigins, trustProxy, proxy, maxRequestCpu, validate, basePath };
       callbacks = createCallbackSender({ hosts: named, timeoutMs: callbackTimeout, account: store.memory.callbacks });
       return createMockHandler({ store, config, logger, feed, sources: loader, callbacks });
     },
@@ -73,8 +75,9 @@ export function mockParts(settings: MockSettings, logger: Logger): MockParts {
       const held = count(store.list().length) + (files?.summary() ?? '');
       const proxied = proxy ? `  proxy ${proxy.target}${proxy.record ? ' (recording)' : ''}` : '';
       const calls = named.length > 0 ? `  callbacks to localhost, ${named.join(', ')}` : '';
+      const based = basePath === undefined ? '' : `  endpoints also at ${basePath === '/' ? '' : basePath}/…`;
       const where = `${settings.store ? 'store' : 'data'} ${store.file}`;
-      return `${where}  ${held}${proxied}${calls}`;
+      return `${where}  ${held}${proxied}${calls}${based}`;
     },
   };
 }

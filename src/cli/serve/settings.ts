@@ -51,6 +51,10 @@ export function loadServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv = pr
     rows: { port: PORT, data: { flag: '--mock-data' }, store: { flag: '--mock-store' } },
     ignored: ['SNIPPETKIT_MOCK_PORT'],
   });
+  if (mocks.basePath !== undefined) {
+    // On serve every path but /endpoint/ and /mocks/ is the bins': the endpoints cannot have another.
+    throw new CliError("SNIPPETKIT_MOCK_BASE_PATH is serve-mocks' alone: on serve the paths outside /endpoint/ and /mocks/ are the bins'", EXIT.usage);
+  }
   if (bins.data !== undefined && mocks.data !== undefined && resolve(bins.data) === resolve(mocks.data)) {
     throw new CliError(`the bins and the mocks cannot share one data file (${bins.data}): give --bin-data and --mock-data two`, EXIT.usage);
   }

@@ -1,3 +1,6 @@
+import type { Expects } from './expects/expects.js';
+import type { Content } from './media/media.js';
+
 /**
  * The endpoint record as validated and stored (docs/mock-api.md). `data` is kept serialized as
  * `json`, exactly as it will be served; every optional field is absent rather than defaulted, so a
@@ -60,6 +63,10 @@ export type ResponseRecord = {
   setState?: string;
   /** Sent after this response answers, instead of the endpoint's (`[]`: none). */
   callbacks?: Callback[];
+  /** Its other media types and named examples (`Accept`, `Prefer: example=`, `Prefer: dynamic=true`). */
+  content?: Content;
+  /** Answers `Prefer: code=N` for any N no other answer has (an OpenAPI `default`). */
+  anyStatus?: boolean;
 };
 
 /** What a caller may set on an endpoint. */
@@ -94,6 +101,12 @@ export type MockInput = {
   setState?: string;
   /** Sent after each answer whose response gives none of its own. */
   callbacks?: Callback[];
+  /** What a request must carry (an OpenAPI operation's parameters, body and security); checked when validating. */
+  expects?: Expects;
+  /** Check requests against `expects`: true or false whatever the server's --validate says. */
+  validate?: boolean;
+  /** The endpoint's own answer's other media types and named examples. */
+  content?: Content;
 };
 
 /** The record an engine keeps for an endpoint (../engines/engine.ts). */

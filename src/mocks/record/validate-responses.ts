@@ -16,11 +16,12 @@ import {
 } from './validate-fields.js';
 import { checkState } from './validate-scenario.js';
 import { checkCallbacks } from './validate-callbacks.js';
+import { checkContent } from './media/media.js';
 
 /** Most alternative answers an endpoint may have. */
 export const MAX_RESPONSES = 100;
 
-const RESPONSE_FIELDS = ['when', 'statusCode', 'data', 'body', 'base64Body', 'headers', 'delay', 'fault', 'faultRate', 'setState', 'callbacks'] as const;
+const RESPONSE_FIELDS = ['when', 'statusCode', 'data', 'body', 'base64Body', 'headers', 'delay', 'fault', 'faultRate', 'setState', 'callbacks', 'content', 'anyStatus'] as const;
 const WHEN_FIELDS = ['method', 'params', 'query', 'headers', 'body', 'state'] as const;
 
 export type ResponsesContext = {
@@ -54,6 +55,11 @@ function checkResponse(value: unknown, field: string, context: ResponsesContext)
   }
   if (fields.setState !== undefined) out.setState = checkState(fields.setState, `${field}.setState`);
   if (fields.callbacks !== undefined) out.callbacks = checkCallbacks(fields.callbacks, `${field}.callbacks`, context.maxDelay);
+  if (fields.content !== undefined) out.content = checkContent(fields.content, `${field}.content`);
+  if (fields.anyStatus !== undefined) {
+    if (typeof fields.anyStatus !== 'boolean') throw bad(`${field}.anyStatus`, `${field}.anyStatus must be true or false`);
+    out.anyStatus = fields.anyStatus;
+  }
   return out;
 }
 

@@ -16,6 +16,8 @@ import {
   objectOf,
 } from './validate-fields.js';
 import { checkCallbacks } from './validate-callbacks.js';
+import { checkExpects } from './expects/expects.js';
+import { checkContent } from './media/media.js';
 import { checkCollection } from './validate-collection.js';
 import { checkResponses } from './validate-responses.js';
 import { checkMethods, checkPath } from './validate-route.js';
@@ -55,6 +57,9 @@ const FIELDS = [
   'scenario',
   'setState',
   'callbacks',
+  'expects',
+  'validate',
+  'content',
   // What a GET answer adds: set by the server and not stored, accepted so that answer can be PUT back.
   'success',
   'hits',
@@ -128,6 +133,9 @@ export function parseMockInput(body: unknown, options: ValidateOptions, urlName?
   if (fields.setState !== undefined) input.setState = checkState(fields.setState, 'setState');
   checkScenarioUse(input);
   if (fields.callbacks !== undefined) input.callbacks = checkCallbacks(fields.callbacks, 'callbacks', maxDelay);
+  if (fields.expects !== undefined) input.expects = checkExpects(fields.expects, 'expects');
+  if (fields.validate !== undefined) input.validate = checkBoolean(fields.validate, 'validate');
+  if (fields.content !== undefined) input.content = checkContent(fields.content, 'content');
   if (input.template) checkTemplates(input);
   if (fields.collection !== undefined && checkBoolean(fields.collection, 'collection')) checkCollection(fields, input);
   return input;

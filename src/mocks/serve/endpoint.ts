@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { corsHeaders, isPreflight, preflightHeaders } from '../../http/cors.js';
+import { isPreflight } from '../../http/cors.js';
 import { hasBody } from '../../http/read-body.js';
 import type { Logger } from '../../server/logger.js';
-import { buildHead, ENDPOINT_CORS, NO_BODY } from './answer-head.js';
+import { contentOf, mediaAnswer } from './media-choice.js';
+import { answerPreflight, jsonAnswer, notAllowed, notFound, plainAnswer, send } from './send.js';
 import { breakConnection, type Hangs } from './faults.js';
 import type { Fault } from '../record/record.js';
 import { draw, later } from './delay.js';
@@ -43,7 +44,27 @@ export type ServeEndpointOptions = {
   maxRequestCpu?: number;
   /** Sends answers' callbacks; without it, none is sent. */
   callbacks?: CallbackSender;
+  /** Checks requests to endpoints that say what they expect. */
+  check?: RequestCheck;
+  /** --validate: check each endpoint with `expects` unless its record says `validate: false`. */
+  validate?: boolean;
 };
+
+/** A request refused by its check: the status, the JSON body, more of the head. */
+export type CheckRefusal = { status: number; body: unknown; head?: string[] };
+
+/**
+ * Request validation (../request-check/): for an endpoint whose record has `expects`, the refusal a
+ * request earns, or undefined to answer it; a promise while the validator loads (ajv is not part of
+ * a server's start). `truncated`: the body was longer than a log keeps.
+ */
+export type RequestCheck = (
+  req: IncomingMessage,
+  endpoint: Endpoint,
+  params: Record<string, string>,
+  body: string,
+  truncated: boolean,
+) => CheckRefusal | undefined | Promise<CheckRefusal | undefined>;
 
 /** Answers one request under /endpoint/ on the raw node objects; `path` is what follows, undecoded, no query. */
 export type ServeEndpoint = (req: IncomingMessage, res: ServerResponse, path: string) => void;
@@ -134,6 +155,29 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
     bodyTruncated: boolean,
   ) => {
     endpoint.stats.hits++;
+    const { expects, validate = options.validate } = endpoint.record;
+    const refused = expects && validate && options.check?.(req, endpoint, params, body, bodyTruncated);
+    if (!refused) return answer(req, res, endpoint, params, time, body, bodyTruncated);
+    const refuse = (refusal: CheckRefusal | undefined) => {
+      if (!refusal) return answer(req, res, endpoint, params, time, body, bodyTruncated);
+      const sent = jsonAnswer(refusal.status, refusal.body, cors);
+      if (refusal.head) sent.head.push(...refusal.head);
+      log(req, endpoint, time, body, bodyTruncated, null, sent.status);
+      send(req, res, sent);
+    };
+    if (!(refused instanceof Promise)) return refuse(refused);
+    refused.then(refuse).catch((err: unknown) => failed(req, res, err));
+  };
+
+  const answer = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    endpoint: Endpoint,
+    params: Record<string, string>,
+    time: string,
+    body: string,
+    bodyTruncated: boolean,
+  ) => {
     const ready = prepare(endpoint);
     // `?__code=` or `Prefer: code=`: that status's answer, or a refusal naming those there are.
     const wanted = wantedStatus(req);
@@ -171,6 +215,8 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
       if (!(err instanceof TemplateError)) throw err;
       answer = jsonAnswer(500, { success: false, message: err.message, field: err.field }, cors);
     }
+    const media = contentOf(endpoint.record, variant.index);
+    if (media) answer = mediaAnswer(req, media, answer, cors);
     const planned = callbacks && variant.callbacks?.(input!);
     if (!planned) {
       log(req, endpoint, time, body, bodyTruncated, variant.index, answer.status);
@@ -211,12 +257,16 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
     try {
       serve(req, res, path);
     } catch (err) {
-      logger.error(`${req.method} ${req.url}: ${(err as Error).stack ?? String(err)}`);
-      const answer = jsonAnswer(500, { success: false, message: 'internal server error' }, false);
-      if (!res.headersSent) send(req, res, answer);
-      else res.destroy();
+      failed(req, res, err);
     }
   };
+
+  function failed(req: IncomingMessage, res: ServerResponse, err: unknown): void {
+    logger.error(`${req.method} ${req.url}: ${(err as Error).stack ?? String(err)}`);
+    const answer = jsonAnswer(500, { success: false, message: 'internal server error' }, false);
+    if (!res.headersSent) send(req, res, answer);
+    else res.destroy();
+  }
 }
 
 /**
@@ -245,53 +295,3 @@ function callbacksChanged(feed: RequestFeed, name: string, entry: LoggedRequest)
   };
 }
 
-/** A plain endpoint's fixed answer, its head built once. */
-function plainAnswer(endpoint: Endpoint, cors: boolean): Answer {
-  const { statusCode: status, headers = {}, name } = endpoint.record;
-  const { body } = endpoint;
-  return { status, head: buildHead(status, headers, body.length, 'application/json; charset=utf-8', cors, name), body };
-}
-
-function send(req: IncomingMessage, res: ServerResponse, answer: Answer): void {
-  if (res.destroyed) return;
-  res.writeHead(answer.status, answer.head);
-  if (req.method === 'HEAD' || NO_BODY.has(answer.status)) res.end();
-  else res.end(answer.body);
-}
-
-/** A preflight's 204: every method, the headers the browser asked for. Not a hit, not logged. */
-function answerPreflight(req: IncomingMessage, res: ServerResponse): void {
-  res.writeHead(204, preflightHeaders(ENDPOINT_CORS, req).flat());
-  res.end();
-}
-
-function notFound(req: IncomingMessage, res: ServerResponse, path: string, cors: boolean): void {
-  const clean = path.endsWith('/') ? path.slice(0, -1) : path;
-  // One segment is a name, as before paths existed; say so in the same words.
-  const named = clean !== '' && !clean.includes('/');
-  const message = named ? `no endpoint named '${decoded(clean)}'` : `no endpoint at '/endpoint/${clean}'`;
-  send(req, res, jsonAnswer(404, { success: false, message }, cors));
-}
-
-/** Routes match the path, none the method. */
-function notAllowed(req: IncomingMessage, res: ServerResponse, allow: string[], cors: boolean): void {
-  const message = `${req.method} is not allowed here; allowed: ${allow.join(', ')}`;
-  const answer = jsonAnswer(405, { success: false, message }, cors);
-  answer.head.push('Allow', allow.join(', '));
-  send(req, res, answer);
-}
-
-function jsonAnswer(status: number, value: unknown, cors: boolean): Answer {
-  const body = Buffer.from(JSON.stringify(value));
-  const head = ['Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(body.length)];
-  if (cors) head.push(...corsHeaders(ENDPOINT_CORS).flat());
-  return { status, head, body };
-}
-
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}

@@ -5,7 +5,7 @@ import { TemplateError, useCpuBudget, type TemplateInput } from '../templates/te
 import type { Planned } from '../callbacks/sender.js';
 import { CpuBudgetExceeded, DEFAULT_MAX_REQUEST_CPU, startCpuBudget } from '../../gates/cpu-budget.js';
 import { responseNumber } from '../../shared/response-label.js';
-import { buildHead } from './answer-head.js';
+import { buildHead, NO_BODY } from './answer-head.js';
 import { matchesWhen } from './when-match.js';
 
 /** Status, head and body, ready to write. */
@@ -42,7 +42,7 @@ export type Responder = {
 export function isPlain(record: StoredMock): boolean {
   const { template, responses, fault, delay, json, setState, callbacks } = record;
   const plain = !template && !responses?.length && !fault && typeof delay === 'number' && json !== undefined;
-  return plain && !setState && !callbacks?.length;
+  return plain && !setState && !callbacks?.length && !record.content;
 }
 
 /**
@@ -82,7 +82,13 @@ export function compileResponder(
       });
       return i === -1 ? own : variants[i]!;
     },
-    withStatus: (status) => (own.status === status ? own : variants.find((v) => v.status === status)),
+    withStatus: (status) => {
+      const found = own.status === status ? own : variants.find((v) => v.status === status);
+      if (found || NO_BODY.has(status)) return found;
+      // An OpenAPI `default`: any status no other answer has, with its answer.
+      const any = variants.find((v) => v.index !== null && responses[v.index]?.anyStatus);
+      return any && { ...any, status, answer: (input) => ({ ...any.answer(input), status }) };
+    },
   };
 }
 

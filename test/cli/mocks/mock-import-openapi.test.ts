@@ -35,6 +35,17 @@ describe('snippetkit mock import of an OpenAPI document', function () {
     expect(replaced.stderr).to.contain('0 created, 3 replaced');
   });
 
+  it('with --validate, marks the imported operations "validate": true, so requests are checked', async () => {
+    const file = join(FIXTURES, 'petstore-3.0.yaml');
+    const result = await cli([file, '--replace', '--validate']);
+    expect(result.code, result.stderr).to.equal(0);
+    const res = await fetch(`${server.url}/endpoint/pets?limit=many`);
+    expect(res.status).to.equal(400);
+    expect(((await res.json()) as { errors: { name: string }[] }).errors[0]!.name).to.equal('limit');
+    await cli([file, '--replace']);
+    expect((await fetch(`${server.url}/endpoint/pets?limit=many`)).status).to.equal(200);
+  });
+
   it('names the file and the problem of an invalid document, and imports nothing', async () => {
     const before = await names();
     const file = server.file('broken.yaml', 'openapi: 3.0.3\ninfo: {title: x}\npaths: {}\n');

@@ -59,6 +59,9 @@ export type ResponseInput = {
   setState?: string;
   /** Requests sent after this answer, instead of the endpoint's; [] for none. */
   callbacks?: unknown[];
+  /** Kept as loaded (the form has no fields for them): other media types, an OpenAPI default. */
+  content?: unknown;
+  anyStatus?: boolean;
 };
 
 /** The record the page sends: optional fields only when set, exactly one of data, body and base64Body. */
@@ -83,6 +86,10 @@ export type EndpointInput = {
   setState?: string;
   /** Requests sent after each answer (docs/mock-api.md, "Callbacks"). */
   callbacks?: unknown[];
+  /** Kept as loaded (the form has no fields for them): request validation, other media types. */
+  expects?: unknown;
+  validate?: boolean;
+  content?: unknown;
 };
 
 export type EndpointRecord = EndpointInput & { hits: number; lastCall: string | null; url: string; source?: string };

@@ -44,6 +44,7 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
   const saved = byId('saved');
   let editing: string | undefined;
   let saving = false;
+  let kept: { expects?: unknown; validate?: boolean; content?: unknown } = {};
 
   const status = createStatusField({ field: 'statusCode', idPrefix: 'status' });
   byId('status-slot').append(status.element);
@@ -103,7 +104,7 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
     if (scenario.value.trim() !== '') input.scenario = scenario.value.trim();
     if (setState.value.trim() !== '') input.setState = setState.value.trim();
     if (callbacks.value.trim() !== '') input.callbacks = parseJsonText(callbacks.value, 'callbacks') as unknown[];
-    return { ...input, ...fault.read() };
+    return { ...input, ...fault.read(), ...kept };
   };
 
   form.addEventListener('submit', async (event) => {
@@ -128,6 +129,9 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
 
   const load = (record: Partial<EndpointRecord>) => {
     editing = record.name;
+    // What the form does not show goes back as it came: an edit keeps an imported endpoint's validation.
+    const { expects, validate, content } = record;
+    kept = { ...(expects !== undefined && { expects }), ...(validate !== undefined && { validate }), ...(content !== undefined && { content }) };
     name.value = record.name ?? '';
     name.readOnly = record.name !== undefined;
     path.value = record.path ?? '';

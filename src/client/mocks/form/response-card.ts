@@ -68,6 +68,7 @@ export function createResponseCard(actions: CardActions): ResponseCard {
   const headers = createKeyValueRows({
     legend: "Response headers (none: the endpoint's)", noun: 'header', field: 'headers', namePlaceholder: 'X-Header',
   });
+  let kept: { content?: unknown; anyStatus?: boolean } = {};
   const callbacks = el('textarea', {
     rows: '2', spellcheck: 'false', class: 'code', 'data-field': 'callbacks', placeholder: '[{ "url": "http://localhost:4000/hook" }]',
   });
@@ -145,9 +146,11 @@ export function createResponseCard(actions: CardActions): ResponseCard {
       const delayValue = delay.read();
       if (delayValue !== undefined) response.delay = delayValue;
       if (setState.value.trim() !== '') response.setState = setState.value.trim();
-      return { ...response, ...fault.read() };
+      return { ...response, ...fault.read(), ...kept };
     },
     fill(response) {
+      // What the form does not show goes back as it came: an edit keeps an imported answer's media types.
+      kept = { ...(response.content !== undefined && { content: response.content }), ...(response.anyStatus !== undefined && { anyStatus: response.anyStatus }) };
       when.fill(response.when);
       status.fill(response.statusCode);
       delay.fill(response.delay);

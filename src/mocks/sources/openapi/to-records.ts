@@ -2,6 +2,10 @@ import { HttpError } from '../../../http/errors.js';
 import { checkName } from '../../record/validate.js';
 import { checkHeaders } from '../../record/validate-fields.js';
 import { checkPath } from '../../record/validate-route.js';
+import { checkExpects, type Expects } from '../../record/expects/expects.js';
+import { expectsOf } from './expects-of.js';
+import { headerValue } from './header-value.js';
+import { contentOf } from './content-of.js';
 import { loadOpenapi } from './load-document.js';
 import { METHODS, operationPointer } from './operation-refs.js';
 import { asObject, mediaAnswer } from './media-answer.js';
@@ -29,7 +33,8 @@ export async function openapiRecords(file: string, text: string): Promise<Openap
       if (!(method in asObject(item))) continue;
       const label = `${method.toUpperCase()} ${template}`;
       const skip = (why: string) => skipped.push(`${label}: ${why} (${operationPointer(template, method)})`);
-      const path = routeOf(template);
+      const routeNames = new Map<string, string>();
+      const path = routeOf(template, routeNames);
       if (path === undefined) {
         skip('the path cannot be a route under /endpoint/');
         continue;
@@ -47,14 +52,18 @@ export async function openapiRecords(file: string, text: string): Promise<Openap
       }
       routes.set(shape, label);
       const name = uniqueName(operation.operationId, method, path, names);
-      records.push({ name, path, methods: [method.toUpperCase()], ...answers(operation, document, swagger) });
+      const expects = checkedExpects(expectsOf(operation, asObject(item), document, routeNames));
+      records.push({ name, path, methods: [method.toUpperCase()], ...answers(operation, document, swagger), ...(expects && { expects }) });
     }
   }
   return { records, skipped };
 }
 
-/** `/users/{id}` -> `users/:id`; a segment mixing text and a parameter becomes that parameter. */
-function routeOf(template: string): string | undefined {
+/**
+ * `/users/{id}` -> `users/:id`; a segment mixing text and a parameter becomes that parameter.
+ * `names` gets each parameter that is a whole segment, under the name the route gives it.
+ */
+function routeOf(template: string, names: Map<string, string>): string | undefined {
   const used = new Set<string>();
   const segments = template.split('/').filter((segment) => segment !== '');
   const route = segments.map((segment) => {
@@ -63,12 +72,24 @@ function routeOf(template: string): string | undefined {
     let name = param[1]!.replace(/[^A-Za-z0-9_]/g, '_').replace(/^(?=[0-9]|$)/, '_');
     while (used.has(name)) name += '_';
     used.add(name);
+    if (param[0] === segment) names.set(param[1]!, name);
     return `:${name}`;
   });
   // `/` would be `/endpoint/` itself, where no route can be.
   if (route.length === 0) return undefined;
   try {
     return checkPath(route.join('/')).path;
+  } catch (err) {
+    if (err instanceof HttpError) return undefined;
+    throw err;
+  }
+}
+
+/** What the operation expects, if a record may hold it (expects-of.ts keeps within the bounds; this makes sure). */
+function checkedExpects(expects: Expects | undefined): Expects | undefined {
+  if (expects === undefined) return undefined;
+  try {
+    return checkExpects(expects, 'expects');
   } catch (err) {
     if (err instanceof HttpError) return undefined;
     throw err;
@@ -97,12 +118,16 @@ function isValidName(name: string): boolean {
 /** The success answer as the endpoint's own, each other status as a response chosen by `?__code=`. */
 function answers(operation: Json, document: Json, swagger: boolean): Json {
   const produces = swagger ? strings(operation.produces ?? document.produces) : undefined;
-  const statuses = statusesOf(asObject(operation.responses));
+  const { found: statuses, fromDefault } = statusesOf(asObject(operation.responses));
   const success = [...statuses.keys()].find((code) => code >= 200 && code < 300) ?? [...statuses.keys()][0] ?? 200;
   const own = statuses.get(success);
   const responses = [...statuses]
     .filter(([code]) => code !== success)
-    .map(([code, response]) => ({ when: { query: { __code: String(code) } }, ...answerOf(code, response) }));
+    .map(([code, response]) => ({
+      when: { query: { __code: String(code) } },
+      ...answerOf(code, response),
+      ...(code === fromDefault && { anyStatus: true }),
+    }));
   return {
     ...answerOf(success, own ?? {}),
     ...(responses.length > 0 && { responses }),
@@ -112,8 +137,10 @@ function answers(operation: Json, document: Json, swagger: boolean): Json {
     const answer = mediaAnswer(response, document, produces);
     const headers = headersOf(response, swagger);
     if ('contentType' in answer && answer.contentType) headers['Content-Type'] = answer.contentType;
-    const content = 'data' in answer ? { data: answer.data } : { body: answer.body };
-    return { statusCode: code, ...content, ...(Object.keys(headers).length > 0 && { headers }) };
+    const body = 'data' in answer ? { data: answer.data } : { body: answer.body };
+    const own = 'data' in answer ? 'application/json' : answer.contentType?.split(';')[0]!.trim().toLowerCase();
+    const content = contentOf(response, document, swagger, own);
+    return { statusCode: code, ...body, ...(Object.keys(headers).length > 0 && { headers }), ...(content && { content }) };
   }
 }
 
@@ -121,7 +148,7 @@ function answers(operation: Json, document: Json, swagger: boolean): Json {
  * Documented statuses in ascending order. `4XX`-style ranges stand for their x00 status when that
  * is not documented; `default` is the 200 of an operation that documents nothing else, else a 500.
  */
-function statusesOf(responses: Json): Map<number, Json> {
+function statusesOf(responses: Json): { found: Map<number, Json>; fromDefault?: number } {
   const found = new Map<number, Json>();
   const add = (code: number, response: unknown) => {
     if (!found.has(code)) found.set(code, asObject(response));
@@ -130,20 +157,23 @@ function statusesOf(responses: Json): Map<number, Json> {
   for (const [key, response] of Object.entries(responses)) {
     if (/^[2-5]XX$/i.test(key)) add(Number(key[0]) * 100, response);
   }
-  if ('default' in responses) add(found.size === 0 ? 200 : 500, responses.default);
-  return new Map([...found].sort(([a], [b]) => a - b));
+  let fromDefault: number | undefined;
+  if ('default' in responses) {
+    fromDefault = found.size === 0 ? 200 : 500;
+    if (found.has(fromDefault)) fromDefault = undefined;
+    add(found.size === 0 ? 200 : 500, responses.default);
+  }
+  return { found: new Map([...found].sort(([a], [b]) => a - b)), ...(fromDefault !== undefined && { fromDefault }) };
 }
 
-/** Documented headers with an example or a default, each kept only if a record may hold it. */
+/** Documented headers (header-value.ts says with what), each kept only if a record may hold it. */
 function headersOf(response: Json, swagger: boolean): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, header] of Object.entries(asObject(response.headers))) {
-    const spec = asObject(header);
-    const schema = asObject(swagger ? spec : spec.schema);
-    const value = spec.example ?? schema.example ?? schema.default;
-    if (!['string', 'number', 'boolean'].includes(typeof value)) continue;
+    const value = headerValue(asObject(header), swagger);
+    if (value === undefined) continue;
     try {
-      Object.assign(headers, checkHeaders({ ...headers, [name]: String(value) }, 'headers'));
+      Object.assign(headers, checkHeaders({ ...headers, [name]: value }, 'headers'));
     } catch (err) {
       if (!(err instanceof HttpError)) throw err;
     }

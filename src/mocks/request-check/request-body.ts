@@ -1,0 +1,49 @@
+import type { ExpectedBody } from '../record/expects/expects.js';
+import type { Problem } from './problems.js';
+
+/**
+ * The documented media type a body's Content-Type falls under (`content`'s key: the type itself,
+ * else `type/*`, else `*\/*`), or the 415's problem. With no media type documented, any body goes.
+ */
+export function bodyType(
+  header: string | undefined,
+  content: ExpectedBody['content'],
+): { type: string | undefined } | { refused: Problem } {
+  const documented = Object.keys(content);
+  if (documented.length === 0) return { type: undefined };
+  const essence = (header ?? '').split(';')[0]!.trim().toLowerCase();
+  const range = `${essence.split('/')[0]}/*`;
+  const type = [essence, range, '*/*'].find((candidate) => essence !== '' && Object.hasOwn(content, candidate));
+  if (type !== undefined) return { type };
+  const given = essence === '' ? 'no Content-Type' : `Content-Type ${essence}`;
+  const expected = documented.join(', ');
+  return { refused: { in: 'body', name: 'content-type', path: '', rule: 'contentType', expected, message: `${given}; the body may be ${expected}` } };
+}
+
+/**
+ * The body as data for its schema: JSON media types are parsed, a URL-encoded form is an object of its
+ * fields (text, a list where one repeats); other bodies are not checked against a schema (their value
+ * is undefined, which every check skips).
+ */
+export function parsedBody(header: string | undefined, body: string): { value: unknown } | { problem: Problem } {
+  const essence = (header ?? '').split(';')[0]!.trim().toLowerCase();
+  if (essence === 'application/x-www-form-urlencoded') return { value: formFields(body) };
+  if (!/^application\/(.+\+)?json$/.test(essence)) return { value: undefined };
+  try {
+    return { value: JSON.parse(body) };
+  } catch (err) {
+    return { problem: { in: 'body', path: '', rule: 'json', expected: 'JSON', message: `the body is not JSON: ${(err as Error).message}` } };
+  }
+}
+
+/** A form's fields, without a prototype (a field named `constructor` is only a field). */
+function formFields(body: string): Record<string, unknown> {
+  const fields: Record<string, unknown> = Object.create(null);
+  for (const [name, value] of new URLSearchParams(body)) {
+    const had = fields[name];
+    if (had === undefined) fields[name] = value;
+    else if (Array.isArray(had)) had.push(value);
+    else fields[name] = [had, value];
+  }
+  return fields;
+}
