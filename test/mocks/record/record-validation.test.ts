@@ -14,7 +14,14 @@ const many = (n: number, item: unknown) => Array.from({ length: n }, () => item)
 const rows: Row[] = [
   // path
   { title: 'a numeric path', record: { path: 5 }, field: 'path', message: 'path must be a string such as users/:id' },
-  { title: 'an empty path', record: { path: '/' }, field: 'path', message: 'path must not be empty' },
+  { title: 'an empty path', record: { path: '' }, field: 'path', message: 'path must not be empty (the root, /endpoint/ itself, is "/")' },
+  {
+    title: 'a collection at the root',
+    record: { path: '/', collection: true, data: [] },
+    field: 'path',
+    message: 'a collection needs a path of its own: its items are at <path>/<id>',
+  },
+  { title: 'a path of slashes', record: { path: '//' }, field: 'path', message: 'path must not be empty (the root, /endpoint/ itself, is "/")' },
   {
     title: 'a path of 33 segments',
     record: { path: Array.from({ length: 33 }, () => 'a').join('/') },

@@ -60,6 +60,22 @@ describe('routing /endpoint/* by path', () => {
     expect(await res.json()).to.deep.equal({ success: false, message });
   });
 
+  it('serves an endpoint whose path is / at /endpoint/ itself, through Koa too, and 404s there again once it is gone', async () => {
+    const koa = await startMockServer({ hotPath: false });
+    try {
+      for (const at of [server, koa]) {
+        const put = await at.putJson('/api/endpoint/root', { path: '/', data: { root: true } });
+        expect(put.status, await put.text()).to.be.oneOf([200, 201]);
+        expect(await (await at.fetch('/endpoint/')).json()).to.deep.equal({ root: true });
+        expect((await at.fetch('/api/endpoint/root', { method: 'DELETE' })).status).to.equal(200);
+        const gone = await at.fetch('/endpoint/');
+        expect([gone.status, (await gone.json()).message]).to.deep.equal([404, "no endpoint at '/endpoint/'"]);
+      }
+    } finally {
+      await koa.close();
+    }
+  });
+
   it('does not count or log a 405', async () => {
     await server.fetch('/endpoint/orders/1', { method: 'PATCH' });
     expect(server.store.get('only-get')!.stats.hits).to.equal(0);
