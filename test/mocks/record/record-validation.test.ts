@@ -7,7 +7,7 @@ const DELAY = 'must be a number of milliseconds from 0 to 1000';
 const METHOD = 'must be an HTTP method name such as GET';
 const FAKER = "(use 'module.method', such as 'person.fullName') (line 1, column 1)";
 const UNAVAILABLE = 'are not available in templates';
-const SEGMENT = "a segment holds letters, digits and . _ ~ - (or is :param, :param? or *)";
+const SEGMENT = "a segment holds letters, digits and . _ ~ - ! $ & ' ( ) + , ; = @ ? # and : not first (or is :param, :param? or *)";
 const many = (n: number, item: unknown) => Array.from({ length: n }, () => item);
 
 // Each record is added as { name: 'a', data: 1, ...record } on a server with --max-delay 1000.

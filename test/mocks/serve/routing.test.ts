@@ -20,6 +20,8 @@ describe('routing /endpoint/* by path', () => {
     await server.store.put(mock('me', { path: 'users/me' }));
     await server.store.put(mock('posts', { path: 'users/:id/posts/:post?', methods: ['GET'] }));
     await server.store.put(mock('users'));
+    await server.store.put(mock('batch', { path: 'things:batchGet' }));
+    await server.store.put(mock('part', { path: 'docs#part' }));
   });
   after(() => server.close());
 
@@ -37,6 +39,10 @@ describe('routing /endpoint/* by path', () => {
     ['GET /endpoint/Users/me', 404, "no endpoint at '/endpoint/Users/me'"],
     ['GET /endpoint/teams', 404, "no endpoint named 'teams'"],
     ['GET /endpoint/', 404, "no endpoint at '/endpoint/'"],
+    ['GET /endpoint/things:batchGet', 200, 'batch'],
+    ['GET /endpoint/things%3AbatchGet', 200, 'batch'],
+    ['GET /endpoint/docs%23part', 200, 'part'],
+    ['GET /endpoint/docs#part', 404, "no endpoint named 'docs'"],
     ['GET /endpoint/users/%zz/posts', 404, "no endpoint at '/endpoint/users/%zz/posts'"],
   ];
   for (const [request, status, expected] of cases) {

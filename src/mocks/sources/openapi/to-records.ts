@@ -65,8 +65,8 @@ function routeOf(template: string): string | undefined {
     used.add(name);
     return `:${name}`;
   });
-  // `/` would be `/endpoint/` itself, where no route can be.
-  if (route.length === 0) return undefined;
+  // `/` is `/endpoint/` itself.
+  if (route.length === 0) return '/';
   try {
     return checkPath(route.join('/')).path;
   } catch (err) {
