@@ -102,13 +102,14 @@ describe('OpenAPI documents load what can be loaded', () => {
     const api =
       HEAD +
       `paths:\n  /:\n    get: ${ok}\n  /search?type=user:\n    get: ${ok}\n  /docs#part:\n    get: ${ok}\n` +
-      `  /v1/things:batchGet:\n    post: ${ok}\n  /v1/things/{id}:\n    post: ${ok}\n  /fine:\n    get: ${ok}\n`;
+      `  /v1/things:batchGet:\n    post: ${ok}\n  /v1/things:batchSet:\n    post: ${ok}\n  /v1/things/{id}:\n    post: ${ok}\n  /fine:\n    get: ${ok}\n`;
     const { records, skipped } = await load(temp.dir, { 'api.yaml': api });
     expect(records.map((record) => `${record.methods} ${record.path}`)).to.deep.equal([
       'GET /',
       'GET search?type=user',
       'GET docs#part',
       'POST v1/things:batchGet',
+      'POST v1/things:batchSet',
       'GET fine',
     ]);
     expect(skipped).to.deep.equal([

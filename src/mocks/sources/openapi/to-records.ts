@@ -39,7 +39,7 @@ export async function openapiRecords(file: string, text: string): Promise<Openap
         continue;
       }
       // `/files/{id}` and `/files/{id}.json` are both `files/:id`: the first one documented keeps it.
-      const shape = `${method} ${path.replace(/:[^/]+/g, ':')}`;
+      const shape = `${method} ${path.split('/').map((segment) => (segment.startsWith(':') ? ':' : segment)).join('/')}`;
       const earlier = routes.get(shape);
       if (earlier !== undefined) {
         skip(`it is served at the same route as ${earlier}`);
