@@ -139,17 +139,30 @@ function array(schema: Json, walk: Walk, depth: number, refs: Set<string>, lean:
   );
 }
 
-/** The schema's own sample value: `const`, `example`, the first `examples`, `default`, an `enum` value. */
+/**
+ * The schema's own sample value: `const`, `example`, the first `examples`, `default`, an `enum` value.
+ * An example or default of another type than the schema's is passed over (OpenAI's description has a
+ * `default: null` on an object that may not be null, and a JSON text as the example of an object).
+ */
 function ownExample(schema: Json, variant: number): unknown {
   if (schema.const !== undefined) return schema.const;
-  if (schema.example !== undefined) return schema.example;
-  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
-  if (schema.default !== undefined) return schema.default;
+  const listed = Array.isArray(schema.examples) ? schema.examples : [];
+  for (const given of [schema.example, ...listed, schema.default]) if (given !== undefined && fits(given, schema)) return given;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) {
     const values = schema.enum.filter((value) => value !== null);
     return values.length > 0 ? values[variant % values.length] : null;
   }
   return undefined;
+}
+
+/** Whether `value` is of the schema's `type` (any value when it names none; null when `nullable`). */
+function fits(value: unknown, schema: Json): boolean {
+  const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((t) => typeof t === 'string');
+  if (types.length === 0) return true;
+  if (value === null) return types.includes('null') || schema.nullable === true || schema['x-nullable'] === true;
+  const kind = Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : typeof value;
+  if (kind === 'number') return types.includes('number') || (types.includes('integer') && Number.isInteger(value));
+  return types.includes(kind);
 }
 
 /** The type a schema describes: its `type` (the first not `null`), else what its keywords imply. */
