@@ -24,6 +24,17 @@ function chain(depth: number): Json {
   return schema;
 }
 
+/** Twelve levels of schemas, each requiring eight properties of the next. */
+function wide(): Json {
+  const schemas: Json = { Level12: { type: 'integer' } };
+  for (let level = 0; level < 12; level++) {
+    const names = Array.from({ length: 8 }, (_, i) => `p${i}`);
+    const next = { $ref: `#/components/schemas/Level${level + 1}` };
+    schemas[`Level${level}`] = { type: 'object', required: names, properties: Object.fromEntries(names.map((name) => [name, next])) };
+  }
+  return { components: { schemas } };
+}
+
 describe('samples of response schemas (sample-json.ts)', () => {
   it('keeps what is required below the depth to which optional properties are sampled', () => {
     const text = JSON.stringify(validSample(chain(20)));
@@ -53,13 +64,20 @@ describe('samples of response schemas (sample-json.ts)', () => {
     expect(JSON.stringify(value).length).to.be.below(2_000_000);
   });
 
-  it('bounds a wide and deep schema at a fixed number of values', () => {
-    const properties = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`p${i}`, { $ref: '#/components/schemas/Wide' }]));
-    const spec = { components: { schemas: { Wide: { type: 'object', properties } } } };
+  it('bounds a schema that requires 8^12 values at 40,000 of them', () => {
     const started = performance.now();
-    const value = sampleJson({ $ref: '#/components/schemas/Wide' }, spec);
+    const text = JSON.stringify(sampleJson({ $ref: '#/components/schemas/Level0' }, wide()));
     expect(performance.now() - started).to.be.below(2_000);
-    expect(JSON.stringify(value).length).to.be.below(1_000_000);
+    expect(text.match(/"p\d"/g)!.length).to.be.within(30_000, 41_000);
+  });
+
+  it('bounds what all the samples of one document build, past it each an empty value of its type', () => {
+    const spec = wide();
+    const sizes = Array.from({ length: 60 }, () => JSON.stringify(sampleJson({ $ref: '#/components/schemas/Level0' }, spec)).length);
+    expect(sizes[0]).to.be.above(200_000);
+    expect(sizes.at(-1)).to.equal(2);
+    // Another document has a budget of its own.
+    expect(JSON.stringify(sampleJson({ $ref: '#/components/schemas/Level0' }, wide())).length).to.equal(sizes[0]);
   });
 
   const cases: [string, Json][] = [

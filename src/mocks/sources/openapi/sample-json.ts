@@ -14,8 +14,15 @@ const MAX_DEPTH = 64;
 const MAX_ITEMS = 64;
 // `$ref` hops followed to reach a schema.
 const MAX_HOPS = 32;
+// Values all the samples of one document may build (Stripe's description takes about 1,000,000):
+// past it, every sample is an empty value of its type, so a document of many operations each
+// answering a large schema stays bounded in load time and in the memory its records take.
+const DOCUMENT_NODES = 2_000_000;
 
-type Walk = { spec: Json; nodes: number };
+type Walk = { spec: Json; nodes: number; limit: number };
+
+// What each document's samples have built so far, by its dereferenced document.
+const spentBy = new WeakMap<Json, number>();
 
 /**
  * A JSON value for `schema` (of a dereferenced document; `spec` holds what its circular `$ref`s point
@@ -23,20 +30,36 @@ type Walk = { spec: Json; nodes: number };
  * else built from its keywords: every property to RICH_DEPTH, below it and through self-references
  * only the required ones (never `{}` or `null` where the schema asks for more), `minItems` items,
  * `format`s and `pattern`s honoured, `allOf` members (their examples included) merged, the first
- * `oneOf`/`anyOf` choice, `writeOnly` properties left out. Bounded: at most MAX_NODES values.
+ * `oneOf`/`anyOf` choice, `writeOnly` properties left out. Bounded: at most MAX_NODES values, and
+ * DOCUMENT_NODES for all the samples of `spec`'s document.
  */
 export function sampleJson(schema: unknown, spec: Json): unknown {
-  return sample(schema, { spec, nodes: 0 }, 0, new Set(), 0);
+  const spent = spentBy.get(spec) ?? 0;
+  const walk = { spec, nodes: 0, limit: Math.min(MAX_NODES, Math.max(0, DOCUMENT_NODES - spent)) };
+  const value = sample(schema, walk, 0, [], 0);
+  spentBy.set(spec, spent + walk.nodes);
+  return value;
 }
 
 /** `leaner`: the schema this one is merged from is sampled with only what it requires. */
-function sample(given: unknown, walk: Walk, depth: number, refs: Set<string>, variant: number, leaner = false): unknown {
+function sample(given: unknown, walk: Walk, depth: number, refs: string[], variant: number, leaner = false): unknown {
   walk.nodes++;
   const [schema, ref] = resolve(given, walk.spec);
   // A self-reference is sampled again below itself, with only what it requires.
-  const lean = leaner || depth > RICH_DEPTH || walk.nodes > RICH_NODES || (ref !== undefined && refs.has(ref));
-  const inner = ref === undefined || refs.has(ref) ? refs : new Set([...refs, ref]);
-  if (depth > MAX_DEPTH || walk.nodes > MAX_NODES) return emptyOf(typeOf(schema));
+  const again = ref !== undefined && refs.includes(ref);
+  const lean = leaner || again || depth > RICH_DEPTH || walk.nodes > RICH_NODES;
+  if (depth > MAX_DEPTH || walk.nodes > walk.limit) return emptyOf(typeOf(schema));
+  // The refs being sampled, outermost first: the one stack of the whole sample, pushed and popped here.
+  if (ref === undefined || again) return sampleResolved(schema, walk, depth, refs, variant, lean);
+  refs.push(ref);
+  try {
+    return sampleResolved(schema, walk, depth, refs, variant, lean);
+  } finally {
+    refs.pop();
+  }
+}
+
+function sampleResolved(schema: Json, walk: Walk, depth: number, refs: string[], variant: number, lean: boolean): unknown {
 
   const own = ownExample(schema, variant);
   if (own !== undefined) return own;
@@ -46,11 +69,11 @@ function sample(given: unknown, walk: Walk, depth: number, refs: Set<string>, va
     const choice = choices.find((member) => typeOf(resolve(member, walk.spec)[0]) !== 'null') ?? choices[0];
     // The choice with what the schema says beside it (`properties` next to a `oneOf`).
     const members = [...(Array.isArray(rest.allOf) ? rest.allOf : []), choice];
-    return sample({ ...rest, allOf: members }, walk, depth, inner, variant, lean);
+    return sample({ ...rest, allOf: members }, walk, depth, refs, variant, lean);
   }
   if (Array.isArray(schema.allOf) && schema.allOf.length > 0) {
     const { flat, examples } = flatten(schema, walk.spec);
-    const value = sample(flat, walk, depth, inner, variant, lean);
+    const value = sample(flat, walk, depth, refs, variant, lean);
     // Members' own examples: objects merged over the sample, else the first one stands for the value.
     const objects = examples.filter(isPlainObject);
     if (isPlainObject(value)) return objects.reduce<Json>((merged, example) => mergeDeep(merged, example), value);
@@ -59,9 +82,9 @@ function sample(given: unknown, walk: Walk, depth: number, refs: Set<string>, va
   const type = typeOf(schema);
   switch (type) {
     case 'object':
-      return object(schema, walk, depth, inner, lean);
+      return object(schema, walk, depth, refs, lean);
     case 'array':
-      return array(schema, walk, depth, inner, lean);
+      return array(schema, walk, depth, refs, lean);
     case 'string':
       return sampleString(schema, variant);
     case 'number':
@@ -106,7 +129,7 @@ function flatten(schema: Json, spec: Json): { flat: Json; examples: unknown[] } 
   return { flat, examples };
 }
 
-function object(schema: Json, walk: Walk, depth: number, refs: Set<string>, lean: boolean): Json {
+function object(schema: Json, walk: Walk, depth: number, refs: string[], lean: boolean): Json {
   const properties = asObject(schema.properties);
   const required = new Set(Array.isArray(schema.required) ? schema.required.filter((n) => typeof n === 'string') : []);
   const extra = typeof schema.additionalProperties === 'object' && schema.additionalProperties !== null ? schema.additionalProperties : undefined;
@@ -126,7 +149,7 @@ function object(schema: Json, walk: Walk, depth: number, refs: Set<string>, lean
   return out;
 }
 
-function array(schema: Json, walk: Walk, depth: number, refs: Set<string>, lean: boolean): unknown[] {
+function array(schema: Json, walk: Walk, depth: number, refs: string[], lean: boolean): unknown[] {
   const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : Array.isArray(schema.items) ? schema.items : [];
   const items = Array.isArray(schema.items) ? undefined : (schema.items ?? schema.contains);
   const least = Number(schema.minItems) || 0;
@@ -197,12 +220,20 @@ function resolve(given: unknown, spec: Json): [Json, string | undefined] {
   return [schema, ref];
 }
 
-function pointer(root: unknown, path: string): unknown {
-  let node = root;
+// What each `$ref` of a document points at, by its dereferenced document: reading a pointer's
+// segments again for every value was most of a sample's time.
+const pointed = new WeakMap<Json, Map<string, unknown>>();
+
+function pointer(root: Json, path: string): unknown {
+  let known = pointed.get(root);
+  if (!known) pointed.set(root, (known = new Map()));
+  if (known.has(path)) return known.get(path);
+  let node: unknown = root;
   for (const raw of path.split('/').slice(1)) {
     const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
-    node = typeof node === 'object' && node !== null ? (node as Json)[key] : undefined;
+    node = typeof node === 'object' && node !== null && Object.hasOwn(node, key) ? (node as Json)[key] : undefined;
   }
+  known.set(path, node);
   return node;
 }
 
