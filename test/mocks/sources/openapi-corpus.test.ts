@@ -5,9 +5,10 @@ import { serveDocument } from './corpus/serve-document.js';
 
 // The issue's bounds (issue 28): each document loads within these, the largest included. The time is
 // held on the CPU the server spent until it listened, which a machine busy with other groups does not
-// inflate; the clock gets a generous bound of its own.
+// inflate (Kubernetes' 6.7 s of CPU took 27 s on the clock at a load of 10 on 2 cores); the clock
+// only has to show the load ends.
 const LOAD_CPU_MS = 10_000;
-const LOAD_CLOCK_MS = 30_000;
+const LOAD_CLOCK_MS = 90_000;
 const PEAK_MB = 500;
 // Share of a document's operations that must answer their documented success with a valid body.
 const SHARE = 0.98;
@@ -16,7 +17,7 @@ type Row = { operations: number; valid: number; loadMs: number; loadCpuMs: numbe
 const rows = new Map<string, Row>();
 
 describe('public OpenAPI descriptions served by serve-mocks --openapi (test/fixtures/openapi-corpus)', function () {
-  this.timeout(60_000);
+  this.timeout(180_000);
   let gaps: ReturnType<typeof knownGaps>;
   before(() => (gaps = knownGaps()));
 
