@@ -80,6 +80,19 @@ describe('samples of response schemas (sample-json.ts)', () => {
     expect(JSON.stringify(sampleJson({ $ref: '#/components/schemas/Level0' }, wide())).length).to.equal(sizes[0]);
   });
 
+  const endless: [string, Json][] = [
+    ['a oneOf of itself', { oneOf: [{ $ref: '#/components/schemas/A' }] }],
+    ['an anyOf of itself beside properties', { type: 'object', properties: { a: { type: 'string' } }, anyOf: [{ $ref: '#/components/schemas/A' }] }],
+    ['an allOf of itself, a hundred times', { allOf: Array.from({ length: 100 }, () => ({ $ref: '#/components/schemas/A' })) }],
+  ];
+  for (const [title, schema] of endless) {
+    it(`ends on ${title}, at once`, () => {
+      const started = performance.now();
+      sampleJson({ $ref: '#/components/schemas/A' }, { components: { schemas: { A: schema } } });
+      expect(performance.now() - started).to.be.below(1_000);
+    });
+  }
+
   const cases: [string, Json][] = [
     ['a pattern', { type: 'string', pattern: '^[A-Z]{3}-\\d{4}$' }],
     ['a pattern with groups and alternatives', { type: 'string', pattern: '^#?([a-f0-9]{6}|[a-f0-9]{3})$', minLength: 4 }],

@@ -19,7 +19,12 @@ const MAX_HOPS = 32;
 // answering a large schema stays bounded in load time and in the memory its records take.
 const DOCUMENT_NODES = 2_000_000;
 
-type Walk = { spec: Json; nodes: number; limit: number };
+// allOf/oneOf merges nested without a property or item between them (`A: { oneOf: [A] }` would never end).
+const MAX_MERGES = 16;
+// allOf members one merge reads (`A: { allOf: [A, A, ...] }` would multiply at every level).
+const MAX_MEMBERS = 1_000;
+
+type Walk = { spec: Json; nodes: number; limit: number; merges: number };
 
 // What each document's samples have built so far, by its dereferenced document.
 const spentBy = new WeakMap<Json, number>();
@@ -35,7 +40,7 @@ const spentBy = new WeakMap<Json, number>();
  */
 export function sampleJson(schema: unknown, spec: Json): unknown {
   const spent = spentBy.get(spec) ?? 0;
-  const walk = { spec, nodes: 0, limit: Math.min(MAX_NODES, Math.max(0, DOCUMENT_NODES - spent)) };
+  const walk = { spec, nodes: 0, limit: Math.min(MAX_NODES, Math.max(0, DOCUMENT_NODES - spent)), merges: 0 };
   const value = sample(schema, walk, 0, [], 0);
   spentBy.set(spec, spent + walk.nodes);
   return value;
@@ -69,11 +74,11 @@ function sampleResolved(schema: Json, walk: Walk, depth: number, refs: string[],
     const choice = choices.find((member) => typeOf(resolve(member, walk.spec)[0]) !== 'null') ?? choices[0];
     // The choice with what the schema says beside it (`properties` next to a `oneOf`).
     const members = [...(Array.isArray(rest.allOf) ? rest.allOf : []), choice];
-    return sample({ ...rest, allOf: members }, walk, depth, refs, variant, lean);
+    return merged(walk, schema, () => sample({ ...rest, allOf: members }, walk, depth, refs, variant, lean));
   }
   if (Array.isArray(schema.allOf) && schema.allOf.length > 0) {
     const { flat, examples } = flatten(schema, walk.spec);
-    const value = sample(flat, walk, depth, refs, variant, lean);
+    const value = merged(walk, schema, () => sample(flat, walk, depth, refs, variant, lean));
     // Members' own examples: objects merged over the sample, else the first one stands for the value.
     const objects = examples.filter(isPlainObject);
     if (isPlainObject(value)) return objects.reduce<Json>((merged, example) => mergeDeep(merged, example), value);
@@ -82,9 +87,9 @@ function sampleResolved(schema: Json, walk: Walk, depth: number, refs: string[],
   const type = typeOf(schema);
   switch (type) {
     case 'object':
-      return object(schema, walk, depth, refs, lean);
+      return below(walk, () => object(schema, walk, depth, refs, lean));
     case 'array':
-      return array(schema, walk, depth, refs, lean);
+      return below(walk, () => array(schema, walk, depth, refs, lean));
     case 'string':
       return sampleString(schema, variant);
     case 'number':
@@ -94,6 +99,28 @@ function sampleResolved(schema: Json, walk: Walk, depth: number, refs: string[],
       return true;
     default:
       return null;
+  }
+}
+
+/** What an object's properties or an array's items are: merges below them count afresh. */
+function below<T>(walk: Walk, make: () => T): T {
+  const outer = walk.merges;
+  walk.merges = 0;
+  try {
+    return make();
+  } finally {
+    walk.merges = outer;
+  }
+}
+
+/** A merge's sample, or an empty value when merges nest past MAX_MERGES. */
+function merged(walk: Walk, schema: Json, make: () => unknown): unknown {
+  if (walk.merges >= MAX_MERGES) return emptyOf(typeOf(schema));
+  walk.merges++;
+  try {
+    return make();
+  } finally {
+    walk.merges--;
   }
 }
 
@@ -110,7 +137,9 @@ function flatten(schema: Json, spec: Json): { flat: Json; examples: unknown[] } 
   const properties = new Map<string, unknown[]>();
   const required = new Set<string>();
   const examples: unknown[] = [];
+  let members = 0;
   const add = (member: Json, level: number) => {
+    if (++members > MAX_MEMBERS) return;
     const { allOf, properties: own, required: names, example, examples: listed, ...rest } = member;
     if (level > 0) {
       const given = example ?? (Array.isArray(listed) ? listed[0] : undefined);
