@@ -23,7 +23,8 @@ const GROUPS = [
   ['editor', /^test\/browser\/(editor|live|drafts|run-controls|loop-protect|processors)[.-]/],
   ['pages', /^test\/browser\//],
   // Public OpenAPI descriptions served by real processes (docs/mock-api.md, "Real descriptions"): about
-  // 40 s of CPU on its own, so it runs beside the other groups rather than lengthening the mocks'.
+  // 75 s of CPU between mocha and the servers it starts, so it runs beside the other groups rather
+  // than lengthening the mocks'.
   ['corpus', /^test\/mocks\/sources\/openapi-corpus/],
   ['mocks', /^test\/mocks\//],
   ['cli', /^test\/cli\//],
