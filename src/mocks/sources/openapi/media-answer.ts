@@ -57,7 +57,7 @@ function exampleOf(content: Json): unknown {
 /** JSON from sample-json.ts (valid for the schema, bounded); XML from openapi-sampler, which writes it. */
 function sampled(schema: Json, spec: Json, xml: boolean): unknown {
   if (!xml) return sampleJson(schema, spec);
-  const options = { skipWriteOnly: true, maxSampleDepth: SAMPLE_DEPTH, quiet: true, ...(xml && { format: 'xml' }) };
+  const options = { skipWriteOnly: true, maxSampleDepth: SAMPLE_DEPTH, quiet: true, format: 'xml' };
   try {
     return sample(schema as never, options as never, spec);
   } catch {
