@@ -1,6 +1,7 @@
 import { HttpError } from '../../http/errors.js';
 import type { MockInput } from './record.js';
 import { bad } from './validate-fields.js';
+import { ROOT_PATH } from './validate-route.js';
 
 // Fields a collection has no use for: its routes, methods, statuses and bodies are json-server's.
 const REFUSED = ['methods', 'statusCode', 'body', 'template', 'responses', 'pick', 'fault', 'faultRate', 'scenario', 'setState', 'callbacks'] as const;
@@ -18,6 +19,7 @@ export function checkCollection(fields: Record<string, unknown>, input: MockInpu
       throw bad(field, `${field} cannot be set on a collection: its answers are json-server's`);
     }
   }
+  if (input.path === ROOT_PATH) throw bad('path', 'a collection needs a path of its own: its items are at <path>/<id>');
   const segments = input.path?.split('/') ?? [];
   if (segments.some((segment) => segment.startsWith(':') || segment === '*')) {
     throw bad('path', 'the path of a collection has no parameters: items are at <path>/<id>');

@@ -7,22 +7,30 @@ export const MAX_SEGMENTS = 32;
 /** Most methods an endpoint may list. */
 const MAX_METHODS = 32;
 
-// A static segment takes the characters a name takes; `.` and `..` are what URLs normalize away.
-const STATIC = /^[A-Za-z0-9._~-]+$/;
+// A static segment takes the characters a name takes and the other ones a URL path may hold (a `:`
+// not first: `things:batchGet`); `.` and `..` are what URLs normalize away. A `?` or `#` (an OpenAPI
+// path key such as `/shared_items#folders`) matches only percent-encoded: sent plain it starts the
+// query, or is never sent.
+const STATIC = /^[A-Za-z0-9._~!$&'()+,;=@?#-][A-Za-z0-9._~!$&'()+,;=@?#:-]*$/;
 const PARAM = /^:([A-Za-z_][A-Za-z0-9_]*)(\?)?$/;
+
+/** The path of an endpoint at `/endpoint/` itself; kept as written so that it reads back the same. */
+export const ROOT_PATH = '/';
 
 /** A checked path and the names of its parameters, in order (`*` for a final wildcard). */
 export type CheckedPath = { path: string; params: string[] };
 
 /**
- * Checks `path` (docs/mock-api.md, "The endpoint record"): one leading and one trailing slash are
- * dropped; then each segment is static, `:param`, `:param?` (only at the end) or a final `*`.
+ * Checks `path` (docs/mock-api.md, "The endpoint record"): `/` alone is the root, `/endpoint/`
+ * itself (an OpenAPI operation at `/`); else one leading and one trailing slash are dropped, then
+ * each segment is static, `:param`, `:param?` (only at the end) or a final `*`.
  */
 export function checkPath(value: unknown): CheckedPath {
   if (typeof value !== 'string') throw bad('path', 'path must be a string such as users/:id');
+  if (value === ROOT_PATH) return { path: ROOT_PATH, params: [] };
   if (value.length > MAX_PATH) throw bad('path', `path must be at most ${MAX_PATH} characters`);
   const path = value.replace(/^\//, '').replace(/\/$/, '');
-  if (path === '') throw bad('path', 'path must not be empty');
+  if (path === '') throw bad('path', 'path must not be empty (the root, /endpoint/ itself, is "/")');
   const params: string[] = [];
   let optional = false;
   const segments = path.split('/');
@@ -49,7 +57,7 @@ export function checkPath(value: unknown): CheckedPath {
       throw bad('path', `${at}: a parameter name starts with a letter or _ and holds letters, digits and _`);
     }
     if (!STATIC.test(segment)) {
-      throw bad('path', `${at}: a segment holds letters, digits and . _ ~ - (or is :param, :param? or *)`);
+      throw bad('path', `${at}: a segment holds letters, digits and . _ ~ - ! $ & ' ( ) + , ; = @ ? # and : not first (or is :param, :param? or *)`);
     }
     if (segment === '.' || segment === '..') throw bad('path', `${at}: '.' and '..' are not segments`);
     if (optional) throw bad('path', `${at}: only the last segments may be optional`);

@@ -1,5 +1,6 @@
 import type { MockInput, StoredMock } from '../record/record.js';
 import type { EndpointStats } from '../log/request-log.js';
+import { ROOT_PATH } from '../record/validate-route.js';
 
 /** An endpoint ready to serve: its record, the body bytes, and its in-memory counters. */
 export type Endpoint = {
@@ -21,7 +22,8 @@ export function toEndpoint(record: StoredMock, stats: EndpointStats, source?: st
 
 /** The route under /endpoint/: the path, or the name as a single segment (records from before paths). */
 export function patternOf(input: MockInput): string {
-  const base = input.path ?? input.name;
+  // The root path is the route with no segments.
+  const base = input.path === ROOT_PATH ? '' : (input.path ?? input.name);
   // A collection answers its list, each item and json-server's nested routes (`posts`, `posts/1`, `posts/1/comments`).
   return input.collection ? `${base}/:id?/:nested?` : base;
 }

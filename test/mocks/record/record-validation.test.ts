@@ -7,14 +7,21 @@ const DELAY = 'must be a number of milliseconds from 0 to 1000';
 const METHOD = 'must be an HTTP method name such as GET';
 const FAKER = "(use 'module.method', such as 'person.fullName') (line 1, column 1)";
 const UNAVAILABLE = 'are not available in templates';
-const SEGMENT = "a segment holds letters, digits and . _ ~ - (or is :param, :param? or *)";
+const SEGMENT = "a segment holds letters, digits and . _ ~ - ! $ & ' ( ) + , ; = @ ? # and : not first (or is :param, :param? or *)";
 const many = (n: number, item: unknown) => Array.from({ length: n }, () => item);
 
 // Each record is added as { name: 'a', data: 1, ...record } on a server with --max-delay 1000.
 const rows: Row[] = [
   // path
   { title: 'a numeric path', record: { path: 5 }, field: 'path', message: 'path must be a string such as users/:id' },
-  { title: 'an empty path', record: { path: '/' }, field: 'path', message: 'path must not be empty' },
+  { title: 'an empty path', record: { path: '' }, field: 'path', message: 'path must not be empty (the root, /endpoint/ itself, is "/")' },
+  {
+    title: 'a collection at the root',
+    record: { path: '/', collection: true, data: [] },
+    field: 'path',
+    message: 'a collection needs a path of its own: its items are at <path>/<id>',
+  },
+  { title: 'a path of slashes', record: { path: '//' }, field: 'path', message: 'path must not be empty (the root, /endpoint/ itself, is "/")' },
   {
     title: 'a path of 33 segments',
     record: { path: Array.from({ length: 33 }, () => 'a').join('/') },

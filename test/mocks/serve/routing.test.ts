@@ -20,6 +20,8 @@ describe('routing /endpoint/* by path', () => {
     await server.store.put(mock('me', { path: 'users/me' }));
     await server.store.put(mock('posts', { path: 'users/:id/posts/:post?', methods: ['GET'] }));
     await server.store.put(mock('users'));
+    await server.store.put(mock('batch', { path: 'things:batchGet' }));
+    await server.store.put(mock('part', { path: 'docs#part' }));
   });
   after(() => server.close());
 
@@ -37,6 +39,10 @@ describe('routing /endpoint/* by path', () => {
     ['GET /endpoint/Users/me', 404, "no endpoint at '/endpoint/Users/me'"],
     ['GET /endpoint/teams', 404, "no endpoint named 'teams'"],
     ['GET /endpoint/', 404, "no endpoint at '/endpoint/'"],
+    ['GET /endpoint/things:batchGet', 200, 'batch'],
+    ['GET /endpoint/things%3AbatchGet', 200, 'batch'],
+    ['GET /endpoint/docs%23part', 200, 'part'],
+    ['GET /endpoint/docs#part', 404, "no endpoint named 'docs'"],
     ['GET /endpoint/users/%zz/posts', 404, "no endpoint at '/endpoint/users/%zz/posts'"],
   ];
   for (const [request, status, expected] of cases) {
@@ -58,6 +64,22 @@ describe('routing /endpoint/* by path', () => {
     expect(res.headers.get('access-control-allow-origin')).to.equal('*');
     const message = 'DELETE is not allowed here; allowed: GET, HEAD, POST';
     expect(await res.json()).to.deep.equal({ success: false, message });
+  });
+
+  it('serves an endpoint whose path is / at /endpoint/ itself, through Koa too, and 404s there again once it is gone', async () => {
+    const koa = await startMockServer({ hotPath: false });
+    try {
+      for (const at of [server, koa]) {
+        const put = await at.putJson('/api/endpoint/root', { path: '/', data: { root: true } });
+        expect(put.status, await put.text()).to.be.oneOf([200, 201]);
+        expect(await (await at.fetch('/endpoint/')).json()).to.deep.equal({ root: true });
+        expect((await at.fetch('/api/endpoint/root', { method: 'DELETE' })).status).to.equal(200);
+        const gone = await at.fetch('/endpoint/');
+        expect([gone.status, (await gone.json()).message]).to.deep.equal([404, "no endpoint at '/endpoint/'"]);
+      }
+    } finally {
+      await koa.close();
+    }
   });
 
   it('does not count or log a 405', async () => {

@@ -47,16 +47,20 @@ describe('OpenAPI documents to endpoint records', () => {
     ]);
   });
 
-  it('skips an operation at /, a HEAD beside a GET and a second one on a route, saying why', async () => {
+  it('serves an operation at / at /endpoint/, and skips a HEAD beside a GET and a second one on a route, saying why', async () => {
     const ok = "{ responses: { '200': { description: ok } } }";
     const param = "parameters: [{ name: x, in: path, required: true, schema: { type: string } }]";
     const text =
       `${HEAD}paths:\n  /:\n    get: ${ok}\n  /a:\n    get: ${ok}\n    head: ${ok}\n` +
       `  /b/{x}:\n    ${param}\n    get: ${ok}\n  /b/{x}.json:\n    ${param}\n    get: ${ok}\n    put: ${ok}\n`;
     const { records, skipped } = await openapiRecords(join(temp.dir, 'api.yaml'), text);
-    expect(records.map((r) => r.name)).to.deep.equal(['get-a', 'get-b-x', 'put-b-x']);
+    expect(records.map((r) => [r.name, r.path])).to.deep.equal([
+      ['get', '/'],
+      ['get-a', 'a'],
+      ['get-b-x', 'b/:x'],
+      ['put-b-x', 'b/:x'],
+    ]);
     expect(skipped).to.deep.equal([
-      'GET /: the path cannot be a route under /endpoint/ (#/paths/~1/get)',
       'HEAD /a: the GET operation of this path answers HEAD (#/paths/~1a/head)',
       'GET /b/{x}.json: it is served at the same route as GET /b/{x} (#/paths/~1b~1{x}.json/get)',
     ]);
@@ -76,9 +80,9 @@ describe('OpenAPI documents to endpoint records', () => {
     expect(loans!.headers).to.deep.equal({ 'X-Total': '42' });
   });
 
-  it('samples a self-referencing schema to a bounded depth', async () => {
+  it('samples a self-reference below itself with what it requires, never an empty object', async () => {
     const { records } = await fixture('circular-3.0.json');
-    expect(records[0]!.data).to.deep.equal({ name: 'string', children: [{}], parent: {} });
+    expect(records[0]!.data).to.deep.equal({ name: 'string', children: [{ name: 'string' }], parent: { name: 'string' } });
   });
 
   it('names the line and column and the pointer of an invalid operation, which is left out', async () => {

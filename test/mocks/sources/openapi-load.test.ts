@@ -97,20 +97,23 @@ describe('OpenAPI documents load what can be loaded', () => {
     expect(message).to.contain("is not a valid OpenAPI document:\n  REQUIRED must have required property 'title'");
   });
 
-  it('leaves out a path no route can serve (`/`, `?query`, `#fragment`, a `:verb`) and an operation the checks refuse', async () => {
+  it('serves paths holding `?query`, `#fragment` or a `:verb` as written, and leaves out an operation the checks refuse', async () => {
     const ok = '{ responses: { "200": { description: ok } } }';
     const api =
       HEAD +
       `paths:\n  /:\n    get: ${ok}\n  /search?type=user:\n    get: ${ok}\n  /docs#part:\n    get: ${ok}\n` +
-      `  /v1/things:batchGet:\n    post: ${ok}\n  /v1/things/{id}:\n    post: ${ok}\n  /fine:\n    get: ${ok}\n`;
+      `  /v1/things:batchGet:\n    post: ${ok}\n  /v1/things:batchSet:\n    post: ${ok}\n  /v1/things/{id}:\n    post: ${ok}\n  /fine:\n    get: ${ok}\n`;
     const { records, skipped } = await load(temp.dir, { 'api.yaml': api });
-    expect(records.map((record) => `${record.methods} ${record.path}`)).to.deep.equal(['GET fine']);
+    expect(records.map((record) => `${record.methods} ${record.path}`)).to.deep.equal([
+      'GET /',
+      'GET search?type=user',
+      'GET docs#part',
+      'POST v1/things:batchGet',
+      'POST v1/things:batchSet',
+      'GET fine',
+    ]);
     expect(skipped).to.deep.equal([
       'POST /v1/things/{id}: `/paths/v1/things/{id}/post` is missing path parameter(s) for `{id}`. (#/paths/~1v1~1things~1{id}/post)',
-      'GET /: the path cannot be a route under /endpoint/ (#/paths/~1/get)',
-      'GET /search?type=user: the path cannot be a route under /endpoint/ (#/paths/~1search?type=user/get)',
-      'GET /docs#part: the path cannot be a route under /endpoint/ (#/paths/~1docs#part/get)',
-      'POST /v1/things:batchGet: the path cannot be a route under /endpoint/ (#/paths/~1v1~1things:batchGet/post)',
     ]);
   });
 });

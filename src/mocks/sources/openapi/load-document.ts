@@ -1,4 +1,4 @@
-import { dereference, ResolverError, validate, type ParserOptions } from '@readme/openapi-parser';
+import { bundle, dereference, ResolverError, validate, type ParserOptions } from '@readme/openapi-parser';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FileRefused, readGatedFile, type FileGate } from '../../../gates/file-gate.js';
@@ -6,6 +6,7 @@ import { MAX_SOURCE_FILE_BYTES } from '../read-source.js';
 import { parse, YAMLParseError } from 'yaml';
 import { describeJsonError } from '../../../shared/json-check.js';
 import { placeError, type PlacedError } from './error-place.js';
+import { documentParts } from './document-parts.js';
 import { isOpenapi } from './is-openapi.js';
 import { anchorRefs, RefRefused } from './anchor-refs.js';
 import { restoreExampleRefs, shieldExampleRefs } from './example-refs.js';
@@ -70,9 +71,14 @@ export async function loadOpenapi(file: string, text: string, skipped: string[] 
 
 type Invalid = { specification: string | null; errors: PlacedError[] };
 
+/**
+ * The document with its `$ref`s replaced. It is bundled first, so that a circular `$ref` the parser
+ * leaves is a pointer into the document (`#/components/...`) that the sampler can follow, not the
+ * URL of another file (DigitalOcean's gen-ai schemas).
+ */
 async function readRefs(file: string, document: OpenapiDocument, options: ParserOptions): Promise<OpenapiDocument> {
   try {
-    return await dereference(structuredClone(document), options);
+    return await dereference(await bundle(structuredClone(document), options), options);
   } catch (err) {
     throw new OpenapiError(`${file} cannot be read: ${(err as Error).message}`);
   }
@@ -82,7 +88,7 @@ async function readRefs(file: string, document: OpenapiDocument, options: Parser
  * What the validator finds wrong, each error placed in the file; undefined for a valid document.
  * The validator words an error over its whole dereferenced document printed as JSON, parsed into a
  * syntax tree of some 60 bytes a byte: 1 GB for DigitalOcean's description with one bad operation.
- * So the paths are checked in parts of at most PART_BYTES each, and that is what one error costs.
+ * So the paths are checked in parts (document-parts.ts), and one error costs what its part does.
  */
 async function problems(
   file: string,
@@ -93,59 +99,24 @@ async function problems(
 ): Promise<Invalid | undefined> {
   let specification: string | null = null;
   const errors = new Map<string, PlacedError>();
-  for (const templates of parts(dereferenced)) {
-    const part = (of: OpenapiDocument) => ({ ...of, paths: pick(of.paths, templates) }) as OpenapiDocument;
+  for (const part of documentParts(document as Record<string, unknown>, dereferenced as Record<string, unknown>)) {
     let result;
     try {
       // validate() dereferences what it is given, in place.
-      result = await validate(structuredClone(part(document)), options);
+      result = await validate(structuredClone(part.cut(document)), options);
     } catch (err) {
       throw new OpenapiError(`${file} cannot be read: ${(err as Error).message}`);
     }
     if (result.valid) continue;
     specification = result.specification;
     // Its messages point into its dereferenced part; an error outside the paths comes once a part.
-    const seen = part(dereferenced);
+    const seen = part.cut(dereferenced);
     for (const error of result.errors) {
       const placed = placeError(error.message, seen, text);
       errors.set(placed.message, { ...placed, pointer: placed.pointer ?? pointerInWords(placed.message) });
     }
   }
   return errors.size > 0 ? { specification, errors: [...errors.values()] } : undefined;
-}
-
-// Bytes of JSON (compact, every shared $ref target counted where it is used) a part's paths come to.
-const PART_BYTES = 2 * 1024 * 1024;
-
-/** The path templates in parts whose dereferenced JSON is at most PART_BYTES (one path item may pass it). */
-function parts(dereferenced: OpenapiDocument): string[][] {
-  const sizes = new Map<object, number>();
-  const size = (node: unknown): number => {
-    if (typeof node !== 'object' || node === null) return String(node).length + 2;
-    const known = sizes.get(node);
-    if (known !== undefined) return known;
-    let total = 2;
-    for (const [key, value] of Object.entries(node)) total += key.length + 4 + size(value);
-    sizes.set(node, total);
-    return total;
-  };
-  const found: string[][] = [[]];
-  let bytes = 0;
-  for (const [template, item] of Object.entries(dereferenced.paths ?? {})) {
-    const cost = size(item);
-    if (bytes + cost > PART_BYTES && found.at(-1)!.length > 0) {
-      found.push([]);
-      bytes = 0;
-    }
-    found.at(-1)!.push(template);
-    bytes += cost;
-  }
-  return found;
-}
-
-function pick(paths: unknown, templates: string[]): Record<string, unknown> {
-  const all = (paths ?? {}) as Record<string, unknown>;
-  return Object.fromEntries(templates.map((template) => [template, all[template]]));
 }
 
 /** The operation the validator's own checks name in words: `/paths/users/{id}/get` is missing ... */

@@ -1,11 +1,12 @@
 import { sample } from 'openapi-sampler';
+import { sampleJson } from './sample-json.js';
 
 /** What one documented response answers with, in the endpoint record's terms. */
 export type MediaAnswer = { data: unknown } | { body: string; contentType?: string };
 
 type Json = Record<string, unknown>;
 
-// Deep enough for real documents; a self-referencing schema stops here instead of recursing.
+// XML's depth: a self-referencing schema stops here instead of recursing.
 const SAMPLE_DEPTH = 8;
 
 /**
@@ -53,13 +54,15 @@ function exampleOf(content: Json): unknown {
   return undefined;
 }
 
+/** JSON from sample-json.ts (valid for the schema, bounded); XML from openapi-sampler, which writes it. */
 function sampled(schema: Json, spec: Json, xml: boolean): unknown {
-  const options = { skipWriteOnly: true, maxSampleDepth: SAMPLE_DEPTH, quiet: true, ...(xml && { format: 'xml' }) };
+  if (!xml) return sampleJson(schema, spec);
+  const options = { skipWriteOnly: true, maxSampleDepth: SAMPLE_DEPTH, quiet: true, format: 'xml' };
   try {
     return sample(schema as never, options as never, spec);
   } catch {
     // A schema the sampler cannot follow (an XML shape it cannot build): fall back to JSON.
-    return xml ? sampled(schema, spec, false) : undefined;
+    return sampled(schema, spec, false);
   }
 }
 

@@ -44,7 +44,7 @@ export async function openapiRecords(file: string, text: string): Promise<Openap
         continue;
       }
       // `/files/{id}` and `/files/{id}.json` are both `files/:id`: the first one documented keeps it.
-      const shape = `${method} ${path.replace(/:[^/]+/g, ':')}`;
+      const shape = `${method} ${path.split('/').map((segment) => (segment.startsWith(':') ? ':' : segment)).join('/')}`;
       const earlier = routes.get(shape);
       if (earlier !== undefined) {
         skip(`it is served at the same route as ${earlier}`);
@@ -75,8 +75,8 @@ function routeOf(template: string, names: Map<string, string>): string | undefin
     if (param[0] === segment) names.set(param[1]!, name);
     return `:${name}`;
   });
-  // `/` would be `/endpoint/` itself, where no route can be.
-  if (route.length === 0) return undefined;
+  // `/` is `/endpoint/` itself.
+  if (route.length === 0) return '/';
   try {
     return checkPath(route.join('/')).path;
   } catch (err) {
