@@ -1,5 +1,5 @@
 import { sample } from 'openapi-sampler';
-import { sampleJson } from './sample-json.js';
+import { sampleJson } from '../../sample/sample-json.js';
 
 /** What one documented response answers with, in the endpoint record's terms. */
 export type MediaAnswer = { data: unknown } | { body: string; contentType?: string };

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { sampleJson } from '../../../src/mocks/sources/openapi/sample-json.js';
-import { samplePattern } from '../../../src/mocks/sources/openapi/sample-pattern.js';
+import { sampleJson } from '../../../src/mocks/sample/sample-json.js';
+import { samplePattern } from '../../../src/mocks/sample/sample-pattern.js';
 
 type Json = Record<string, unknown>;
 
