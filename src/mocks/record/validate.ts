@@ -18,6 +18,7 @@ import {
 } from './validate-fields.js';
 import { checkCallbacks } from './validate-callbacks.js';
 import { checkCollection } from './validate-collection.js';
+import { checkGraphql } from './validate-graphql.js';
 import { checkResponses } from './validate-responses.js';
 import { checkMethods, checkPath } from './validate-route.js';
 import { checkScenarioName, checkScenarioUse, checkState } from './validate-scenario.js';
@@ -39,6 +40,9 @@ const RESERVED_NAMES = new Set(['add']);
 
 const FIELDS = [
   'name',
+  'kind',
+  'schema',
+  'mocks',
   'path',
   'methods',
   'statusCode',
@@ -101,6 +105,9 @@ export function parseMockInput(body: unknown, options: ValidateOptions, urlName?
       throw bad('name', `name in the body ('${String(fields.name)}') differs from the name in the URL ('${urlName}')`);
     }
   }
+  if (fields.kind !== undefined || fields.schema !== undefined || fields.mocks !== undefined) {
+    return parseKind(fields, name, options);
+  }
   const hasData = Object.hasOwn(fields, 'data');
   if (hasData && fields.body !== undefined) throw bad('body', 'give data or body, not both');
   if (!hasData && fields.body === undefined) throw bad('data', 'data or body is required');
@@ -136,6 +143,19 @@ export function parseMockInput(body: unknown, options: ValidateOptions, urlName?
   if (input.template) checkTemplates(input);
   if (fields.collection !== undefined && checkBoolean(fields.collection, 'collection')) checkCollection(fields, input);
   return input;
+}
+
+/** An endpoint of another kind than REST: its name, path, status and delay as for any, the rest by its kind. */
+function parseKind(fields: Record<string, unknown>, name: string, { maxDelay }: ValidateOptions): MockInput {
+  if (fields.kind === undefined) throw bad('kind', 'schema and mocks need "kind": "graphql"');
+  if (fields.kind !== 'graphql') throw bad('kind', "kind must be 'graphql', or absent for a REST endpoint");
+  const base: MockInput = {
+    name,
+    statusCode: fields.statusCode === undefined ? 200 : checkStatus(fields.statusCode, 'statusCode'),
+    delay: fields.delay === undefined ? 0 : checkDelay(fields.delay, 'delay', maxDelay),
+  };
+  if (fields.path !== undefined) base.path = checkPath(fields.path).path;
+  return checkGraphql(fields, base, maxDelay);
 }
 
 /** Compiling now makes a template's syntax error a 400 at save rather than a 500 per request. */

@@ -164,7 +164,8 @@ export function createCollectionServer(options: CollectionServerOptions): ServeC
   return { serve, db };
 }
 
-function decoded(segment: string): string {
+/** A path segment decoded, or as sent when it is not valid percent-encoding. */
+export function decoded(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {

@@ -7,7 +7,7 @@ import { breakConnection, type Hangs } from './faults.js';
 import type { Fault } from '../record/record.js';
 import { draw, later } from './delay.js';
 import type { RequestFeed } from '../log/feed.js';
-import type { ServeCollection } from './collection.js';
+import { decoded, type ServeCollection } from './collection.js';
 import { requestInput, type ScenarioInput } from './request-input.js';
 import { clientIp, isoNow, readLoggedBody, type LoggedRequest } from '../log/request-log.js';
 import { compileResponder, isPlain, type Answer, type Responder } from './responder.js';
@@ -19,6 +19,7 @@ import { BIN_HEADER_KEY, parseBinClaim } from '../../shared/bin-claim.js';
 import { plannedResults, type CallbackSender } from '../callbacks/sender.js';
 import { answerThenCall } from './answer-callbacks.js';
 import type { CallbackResult } from '../record/record.js';
+import { answerGraphql } from './graphql.js';
 
 /** How the endpoint server hands requests to the proxy (proxy/): the ones no endpoint answers, and recordings of another query. */
 export type ProxyHook = {
@@ -83,6 +84,7 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
     status: number | null,
     fault?: Fault,
     calls?: CallbackResult[],
+    operationName?: string,
   ): LoggedRequest => {
     // The entry is built whole, in one shape: this runs for every request.
     const entry: LoggedRequest = {
@@ -99,6 +101,7 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
     if (fault) entry.fault = fault;
     nameBin(req, entry);
     if (calls) entry.callbacks = calls;
+    if (operationName !== undefined) entry.operationName = operationName;
     endpoint.stats.requests.add(entry);
     feed.publish(endpoint.record.name, entry);
     store.share(endpoint.record.name, entry);
@@ -134,6 +137,11 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
     bodyTruncated: boolean,
   ) => {
     endpoint.stats.hits++;
+    if (endpoint.record.kind === 'graphql') {
+      const { answer, response, delay, operationName } = answerGraphql(req, endpoint, body, bodyTruncated, cors, options.maxRequestCpu);
+      log(req, endpoint, time, body, bodyTruncated, response, answer.status, undefined, undefined, operationName);
+      return later(res, draw(delay), () => send(req, res, answer));
+    }
     const ready = prepare(endpoint);
     // `?__code=` or `Prefer: code=`: that status's answer, or a refusal naming those there are.
     const wanted = wantedStatus(req);
@@ -286,12 +294,4 @@ function jsonAnswer(status: number, value: unknown, cors: boolean): Answer {
   const head = ['Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(body.length)];
   if (cors) head.push(...corsHeaders(ENDPOINT_CORS).flat());
   return { status, head, body };
-}
-
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
