@@ -6,11 +6,12 @@ import { SCHEMA_LIMITS } from './limits.js';
 export class SchemaError extends Error {
   override name = 'SchemaError';
   constructor(
-    message: string,
+    /** What is wrong, without the place. */
+    readonly reason: string,
     readonly line?: number,
     readonly column?: number,
   ) {
-    super(line === undefined ? message : `${message} (line ${line}, column ${column})`);
+    super(line === undefined ? reason : `${reason} (line ${line}, column ${column})`);
   }
 }
 
