@@ -65,7 +65,8 @@ export function runGraphql(params: GraphqlParams, options: RunOptions): GraphqlA
   cpu.check('the GraphQL query');
 
   const operation = getOperationAST(document, params.operationName);
-  const operationName = operation?.name?.value ?? params.operationName;
+  const name = operation?.name?.value;
+  const operationName = logged(name);
   if (params.get && operation && operation.operation !== 'query') {
     return { ...refused(`a ${operation.operation} is sent by POST, not GET`, 405), allow: 'POST' };
   }
@@ -75,7 +76,7 @@ export function runGraphql(params: GraphqlParams, options: RunOptions): GraphqlA
     return done;
   };
 
-  const index = options.responses.findIndex(({ when }) => matches(when, operationName, params.variables));
+  const index = options.responses.findIndex(({ when }) => matches(when, name, params.variables));
   if (index >= 0) {
     const { json, errors, statusCode = 200 } = options.responses[index]!;
     const result: Record<string, unknown> = {};
@@ -111,6 +112,14 @@ function stopper(result: ExecutionResult): Error | undefined {
     if (cause instanceof CpuBudgetExceeded || cause instanceof TooManyFields) return cause;
   }
   return undefined;
+}
+
+/**
+ * The operation's name as the request log keeps it: at most 200 characters, and copied, as the
+ * parser's name is a slice that would hold the whole query text (up to 64 KiB) for as long as the entry lives.
+ */
+function logged(name: string | undefined): string | undefined {
+  return name === undefined ? undefined : Buffer.from(name.slice(0, 200)).toString();
 }
 
 function withName(operationName: string | undefined): { operationName?: string } {
