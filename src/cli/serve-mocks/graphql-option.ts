@@ -1,4 +1,3 @@
-import { HttpError } from '../../http/errors.js';
 import { buildSchema, SchemaError } from '../../mocks/graphql/schema.js';
 import { RecordTextError } from '../../mocks/record/text.js';
 import { checkName } from '../../mocks/record/validate.js';
@@ -20,8 +19,8 @@ export function openGraphqlSource(file: string | undefined, path: string, loader
   try {
     checkName(name, true);
   } catch (err) {
-    if (!(err instanceof HttpError)) throw err;
-    throw new CliError(`--graphql-path ${path}: ${err.message.replace(/^name/, 'the path')}`, EXIT.usage);
+    // checkName's only throw: the name's refusal, a 400 for the API, a usage error here.
+    throw new CliError(`--graphql-path ${path}: ${(err as Error).message.replace(/^name/, 'the path')}`, EXIT.usage);
   }
   const parse: SourceParser = (_file, text) => {
     try {

@@ -40,9 +40,6 @@ const RESERVED_NAMES = new Set(['add']);
 
 const FIELDS = [
   'name',
-  'kind',
-  'schema',
-  'mocks',
   'path',
   'methods',
   'statusCode',
@@ -59,6 +56,9 @@ const FIELDS = [
   'scenario',
   'setState',
   'callbacks',
+  'kind',
+  'schema',
+  'mocks',
   // What a GET answer adds: set by the server and not stored, accepted so that answer can be PUT back.
   'success',
   'hits',

@@ -31,7 +31,9 @@ export function answerGraphql(
   maxRequestCpu?: number,
 ): GraphqlReply {
   const { record } = endpoint;
-  const url = new URL(req.url ?? '/', 'http://x');
+  const url = req.url ?? '';
+  const mark = url.indexOf('?');
+  const search = new URLSearchParams(mark === -1 ? '' : url.slice(mark + 1));
   const strict = (req.headers.accept ?? '').includes(STRICT_TYPE);
   const type = strict ? `${STRICT_TYPE}; charset=utf-8` : 'application/json; charset=utf-8';
   const reply = (status: number, value: unknown, extra: string[] = []): Answer => {
@@ -41,7 +43,7 @@ export function answerGraphql(
 
   const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
   const contentType = req.headers['content-type'];
-  const params = readParams({ method, search: url.searchParams, contentType, body, truncated });
+  const params = readParams({ method, search, contentType, body, truncated });
   if ('status' in params) {
     const allow = params.allow ? ['Allow', params.allow] : [];
     return { answer: reply(params.status, { errors: [{ message: params.message }] }, allow), response: null, delay: record.delay };

@@ -48,6 +48,10 @@ describe('snippetkit with GraphQL records: --dir files, mock log, export and imp
     // Export leaves out what files serve: the same record added through the API is exported.
     const put = await fetch(`${source.url}/api/endpoint/added`, { method: 'PUT', body: JSON.stringify(parse(FILE)) });
     expect(put.status).to.equal(201);
+    const shown = await runCli(['mock', 'get', 'added', '--server', source.url], { NO_COLOR: '1' });
+    expect(shown.code, shown.stderr).to.equal(0);
+    expect(shown.stdout).to.include(`kind      graphql\nschema\n${SCHEMA.trimEnd()}\nmocks\n`);
+    expect(shown.stdout).to.include('#1 operation Fail → 200\n   errors\n   [\n     {\n       "message": "failed"');
     const out = join(temp.dir, 'all.yaml');
     const exported = await runCli(['mock', 'export', '--out', out, '--server', source.url]);
     expect(exported.code, exported.stderr).to.equal(0);

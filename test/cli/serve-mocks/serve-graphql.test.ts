@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GraphQLClient } from 'graphql-request';
-import { startServerProcess, type ServerProcess } from '../../helpers/cli.js';
+import { runCli, startServerProcess, type ServerProcess } from '../../helpers/cli.js';
 import { tempDir } from '../../helpers/temp.js';
 import { until } from '../../helpers/until.js';
 
@@ -53,5 +53,18 @@ describe('snippetkit serve-mocks --graphql (a real process)', function () {
     server = await startServerProcess(['serve-mocks', '--port', '0', '--data', join(temp.dir, 'm.sqlite'), '--graphql', schema, '--graphql-path', '/api/gql/']);
     const client = new GraphQLClient(`${server.url}/endpoint/api/gql`);
     expect(await client.request('{ hello }')).to.have.property('hello');
+  });
+
+  it('refuses a --graphql-path that cannot name an endpoint, and a --graphql file that is not there', async () => {
+    const schema = join(temp.dir, 'schema.graphql');
+    writeFileSync(schema, 'type Query { hello: String! }\n');
+    const data = join(temp.dir, 'm.sqlite');
+    const path = await runCli(['serve-mocks', '--port', '0', '--data', data, '--graphql', schema, '--graphql-path', 'users/:id']);
+    expect([path.code, path.stderr]).to.deep.equal([
+      2,
+      'snippetkit: --graphql-path users/:id: the path must be 1 to 128 characters, each a letter, a digit or one of . _ ~ -, with / between segments\n',
+    ]);
+    const missing = await runCli(['serve-mocks', '--port', '0', '--data', data, '--graphql', join(temp.dir, 'nope.graphql')]);
+    expect([missing.code, missing.stderr]).to.deep.equal([2, `snippetkit: --graphql ${join(temp.dir, 'nope.graphql')}: no such file\n`]);
   });
 });
