@@ -37,11 +37,14 @@ export function mockResolvers(schema: GraphQLSchema, mocks: Map<string, Render>,
   const { isNonNullType, isListType, isLeafType, isEnumType, isScalarType } = graphql();
   let resolved = 0;
 
+  // One scope for the request, its `args` set per field: the templates' output limit counts per scope
+  // object, so it bounds the whole answer rather than each of up to maxResolved fields.
+  const scope: TemplateInput & { args: Record<string, unknown> } = { ...input, args: {} };
+  useCpuBudget(scope, cpu);
   const render = (key: string, args: Record<string, unknown>): unknown => {
     const template = mocks.get(key);
     if (!template) return MISSING;
-    const scope = { ...input, args };
-    useCpuBudget(scope, cpu);
+    scope.args = args;
     return JSON.parse(template(scope)) as unknown;
   };
 

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { DocumentNode, ExecutionResult, GraphQLError } from 'graphql';
 import { CpuBudgetExceeded, type CpuBudget } from '../../gates/cpu-budget.js';
-import type { TemplateInput } from '../templates/template.js';
+import { TemplateError, type TemplateInput } from '../templates/template.js';
 import { graphql } from './load.js';
 import { QUERY_LIMITS, shapeProblem } from './limits.js';
 import { mockResolvers, TooManyFields } from './mocked.js';
@@ -89,6 +89,8 @@ export function runGraphql(params: GraphqlParams, options: RunOptions): GraphqlA
   const result = executeSync({ schema: prepared.schema, document, operationName: params.operationName, variableValues: params.variables, ...resolvers });
   const stopped = stopper(result);
   if (stopped instanceof CpuBudgetExceeded) return refused(stopped.message, 503);
+  // A mock's template that failed answers 500 naming its field, as a REST endpoint's does.
+  if (stopped instanceof TemplateError) return refused(stopped.message, 500);
   if (stopped) return refused(stopped.message);
   // Without data the request failed before executing (a variable's value, an unknown operation): a request error.
   if (!('data' in result) || result.data === undefined) return { ...requestError(result.errors ?? []), ...withName(operationName) };
@@ -105,11 +107,14 @@ function matches(when: GraphqlResponse['when'], operationName: string | undefine
   return true;
 }
 
-/** A limit that stopped execution: graphql turns a resolver's throw into a field error, so it is found among them. */
+/**
+ * A limit or template failure that stops the whole answer: graphql turns a resolver's throw into a
+ * field error and goes on, so it is found among them (every field after it failed the same way).
+ */
 function stopper(result: ExecutionResult): Error | undefined {
   for (const error of result.errors ?? []) {
     const cause = error.originalError;
-    if (cause instanceof CpuBudgetExceeded || cause instanceof TooManyFields) return cause;
+    if (cause instanceof CpuBudgetExceeded || cause instanceof TooManyFields || cause instanceof TemplateError) return cause;
   }
   return undefined;
 }

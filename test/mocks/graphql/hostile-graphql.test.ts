@@ -79,6 +79,18 @@ describe('GraphQL endpoints against hostile input', () => {
       expect(body.errors.map((e) => e.message)).to.deep.equal(['Cannot spread fragment "B" within itself.']);
     });
 
+    it("bounds the mocks' templates by one output budget for the whole answer, not one per field", async () => {
+      const record = { kind: 'graphql', schema: SDL, mocks: { 'User.name': '{{json body}}' } };
+      expect((await server.putJson('/api/endpoint/echo', record)).status).to.equal(201);
+      // Each name renders the 60 KB body: 32 of them would be 2 MB.
+      const query = `{ users { friends { friends { friends { friends { name } } } } } }`;
+      const res = await server.fetch('/endpoint/echo', post(`${query} #${'x'.repeat(60_000)}`));
+      expect(res.status).to.equal(500);
+      const body = (await res.json()) as { errors: { message: string }[] };
+      expect(body.errors).to.have.length(1);
+      expect(body.errors[0]!.message).to.match(/went over 1048576 characters of output for one request$/);
+    });
+
     it('refuses a body over 64 KiB with a 413', async () => {
       const res = await server.fetch('/endpoint/gql', post(`{ users { id } } #${'x'.repeat(70_000)}`));
       expect(res.status).to.equal(413);
