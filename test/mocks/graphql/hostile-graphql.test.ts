@@ -106,4 +106,22 @@ describe('GraphQL endpoints against hostile input', () => {
       expect(put.headers.get('allow')).to.equal('GET, POST');
     });
   });
+
+  describe('memory: a schema is charged to --max-store-bytes as it will be built', () => {
+    let small: TestMockServer;
+    before(async () => {
+      small = await startMockServer({ store: { maxStoreBytes: 8 * 1024 * 1024 } });
+    });
+    after(() => small.close());
+
+    it('refuses a schema whose built form would not fit with a 507, storing nothing, and takes a small one', async () => {
+      // 20,000 enum values: some 8.5 MB once built (measured 426 B a value), in 120 KB of SDL.
+      const values = Array.from({ length: 20_000 }, (_, i) => `V${i}`).join(' ');
+      const big = await small.putJson('/api/endpoint/big', { kind: 'graphql', schema: `type Query { e: E } enum E { ${values} }` });
+      expect(big.status).to.equal(507);
+      expect(((await big.json()) as { message: string }).message).to.match(/^no room/);
+      expect((await small.fetch('/api/endpoint/big')).status).to.equal(404);
+      expect((await small.putJson('/api/endpoint/fine', { kind: 'graphql', schema: SDL })).status).to.equal(201);
+    });
+  });
 });
