@@ -138,7 +138,7 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
   ) => {
     endpoint.stats.hits++;
     if (endpoint.record.kind === 'graphql') {
-      const { answer, response, delay, operationName } = answerGraphql(req, endpoint, body, bodyTruncated, cors, options.maxRequestCpu);
+      const { answer, response, delay, operationName } = answerGraphql(req, endpoint, body, bodyTruncated, options);
       log(req, endpoint, time, body, bodyTruncated, response, answer.status, undefined, undefined, operationName);
       return later(res, draw(delay), () => send(req, res, answer));
     }

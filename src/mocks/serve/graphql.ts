@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { startCpuBudget } from '../../gates/cpu-budget.js';
+import { CpuBudgetExceeded, startCpuBudget } from '../../gates/cpu-budget.js';
+import type { Logger } from '../../server/logger.js';
 import { prepareGraphql, type PreparedGraphql } from '../graphql/prepare.js';
 import { readParams } from '../graphql/request.js';
 import { runGraphql, type GraphqlResponse } from '../graphql/run.js';
@@ -11,6 +12,9 @@ import type { Answer } from './responder.js';
 
 /** A GraphQL endpoint's answer, and what the request log adds: which response answered, the operation's name. */
 export type GraphqlReply = { answer: Answer; response: number | null; delay: Delay; operationName?: string };
+
+/** What answering needs of the endpoint server's options. */
+export type GraphqlServeOptions = { cors: boolean; maxRequestCpu?: number; logger: Logger };
 
 const STRICT_TYPE = 'application/graphql-response+json';
 
@@ -27,10 +31,10 @@ export function answerGraphql(
   endpoint: Endpoint,
   body: string,
   truncated: boolean,
-  cors: boolean,
-  maxRequestCpu?: number,
+  options: GraphqlServeOptions,
 ): GraphqlReply {
   const { record } = endpoint;
+  const { cors, maxRequestCpu, logger } = options;
   const url = req.url ?? '';
   const mark = url.indexOf('?');
   const search = new URLSearchParams(mark === -1 ? '' : url.slice(mark + 1));
@@ -48,12 +52,20 @@ export function answerGraphql(
     const allow = params.allow ? ['Allow', params.allow] : [];
     return { answer: reply(params.status, { errors: [{ message: params.message }] }, allow), response: null, delay: record.delay };
   }
-  let ready = prepared.get(record);
-  if (!ready) prepared.set(record, (ready = prepareGraphql(record.schema ?? '', record.mocks, true)));
-  const cpu = startCpuBudget(maxRequestCpu);
-  const input = requestInput(req, {}, body);
-  const responses: GraphqlResponse[] = record.responses ?? [];
-  const done = runGraphql(params, { prepared: ready, responses, input, cpu, strict });
+  // Called back once the body is read, outside the endpoint server's try: nothing may escape.
+  let done;
+  try {
+    let ready = prepared.get(record);
+    if (!ready) prepared.set(record, (ready = prepareGraphql(record.schema ?? '', record.mocks, true)));
+    const cpu = startCpuBudget(maxRequestCpu);
+    const input = requestInput(req, {}, body);
+    const responses: GraphqlResponse[] = record.responses ?? [];
+    done = runGraphql(params, { prepared: ready, responses, input, cpu, strict });
+  } catch (err) {
+    if (err instanceof CpuBudgetExceeded) return { answer: reply(503, { errors: [{ message: err.message }] }), response: null, delay: 0 };
+    logger.error(`${req.method} ${req.url}: ${(err as Error).stack ?? String(err)}`);
+    return { answer: reply(500, { errors: [{ message: 'internal server error' }] }), response: null, delay: 0 };
+  }
   // The record's statusCode is its mocked answers' status; refusals and `responses` keep theirs.
   const status = done.response === null && 'data' in done.result ? record.statusCode : done.status;
   const reply405 = done.allow ? ['Allow', done.allow] : [];

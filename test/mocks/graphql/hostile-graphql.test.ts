@@ -124,4 +124,23 @@ describe('GraphQL endpoints against hostile input', () => {
       expect((await small.putJson('/api/endpoint/fine', { kind: 'graphql', schema: SDL })).status).to.equal(201);
     });
   });
+
+  describe('CPU: a request over --max-request-cpu', () => {
+    let tight: TestMockServer;
+    before(async () => {
+      tight = await startMockServer({ config: { maxRequestCpu: 1 } });
+      expect((await tight.putJson('/api/endpoint/gql', { kind: 'graphql', schema: SDL })).status).to.equal(201);
+    });
+    after(() => tight.close());
+
+    it('is answered 503 once validated, and the server goes on answering', async () => {
+      // 999 fields of one name: the overlap check compares them pairwise, well over a millisecond.
+      const res = await tight.fetch('/endpoint/gql', post(`{ ${'users { friends { id } } '.repeat(333)} }`));
+      expect(res.status).to.equal(503);
+      expect(await res.json()).to.deep.equal({
+        errors: [{ message: 'the GraphQL query went over the CPU budget of one request (1 ms, --max-request-cpu)' }],
+      });
+      expect((await tight.fetch('/api/endpoints')).status).to.equal(200);
+    });
+  });
 });
