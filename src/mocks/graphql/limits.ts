@@ -9,7 +9,7 @@ export const QUERY_LIMITS = {
   /** Fields selected, each fragment counted as often as it is spread: bounds validation, whose overlap check is quadratic in them. */
   maxFields: 1_000,
   /** `__schema` and `__type` fields: each answers from the whole schema, so 300 aliases of one would answer it 300 times. */
-  maxIntrospection: 3,
+  maxIntrospection: 2,
   /** Fields resolved while executing, each list item's counted: what the answer can grow to. */
   maxResolved: 10_000,
 };
