@@ -102,7 +102,8 @@ function mayImport(allowed: string[], wing: string): boolean {
 const FORBIDDEN: { from: RegExp; to: RegExp; why: string }[] = [
   { from: /^(bins\/engines|mocks\/engines|store)(\/|$)/, to: /^(http|bins\/(?!engines)|mocks\/(?!engines|log|record))/, why: 'engines know no HTTP' },
   // The record's sub-wings (record/expects) are the record too: held to the rule, and free to be imported by it.
-  { from: /^mocks\/record(\/|$)/, to: /^(server|mocks\/(?!templates$|record(\/|$)))/, why: 'the record knows no server' },
+  // Templates and GraphQL schemas are checked at save, so the record uses those wings; neither knows a server either.
+  { from: /^mocks\/record(\/|$)/, to: /^(server|mocks\/(?!templates$|graphql$|record(\/|$)))/, why: 'the record knows no server' },
   { from: /^mocks\/serve$/, to: /^(mocks\/engines|store)(\/|$)/, why: 'serving knows no engine' },
   { from: /^client(\/|$)/, to: /^(?!client(\/|$)|shared$)/, why: 'browser code imports only client/ and shared/' },
   { from: /^shared$/, to: /^(?!shared$)/, why: 'shared code runs in the browser too' },

@@ -142,6 +142,12 @@ export const TEXT_FACTOR = 2.1;
 export const TEMPLATE_FACTOR = 4;
 /** Per template expression (`{{`): a Handlebars helper call measured 8.7 KB once compiled, a plain path 0.9 KB. */
 export const TEMPLATE_EXPRESSION_BYTES = 12 * 1024;
+/**
+ * Per token of a GraphQL endpoint's schema (SDL), built once for serving without locations: measured
+ * 426 B for enum values (the worst seen), 235 B for fields, 75 B for arguments; a description or
+ * comment is one token, so a long one is charged as its text.
+ */
+export const GRAPHQL_TOKEN_BYTES = 512;
 /** A logged request beyond its texts and headers (measured 650 B with 3 headers). */
 export const LOG_ENTRY_BYTES = 1536;
 /** Per header kept in a log entry, beyond its text (measured 87–95 B for short ones: a dictionary slot and two strings). */

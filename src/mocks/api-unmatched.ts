@@ -1,6 +1,6 @@
 import type { Router } from '@koa/router';
 import { sendJson } from '../http/json-answer.js';
-import { NearMissFinder, type NearMiss } from './serve/near-miss.js';
+import { NearMissFinder, type NearMiss } from './verify/near-miss.js';
 import { patternOf } from './store/endpoint.js';
 import type { MockStore } from './store/store.js';
 
@@ -11,7 +11,7 @@ const MAX_REMEMBERED = 10_000;
 
 /**
  * GET /api/unmatched: the requests no endpoint answered, newest first, each with the endpoints
- * closest to it (serve/near-miss.ts); DELETE empties the log. Near misses are worked out here, when
+ * closest to it (verify/near-miss.ts); DELETE empties the log. Near misses are worked out here, when
  * asked, not as requests come: a flood of 404s then costs what any request costs. Each distinct method
  * and path is compared once with every endpoint and remembered until the endpoints change, and one call
  * works for at most BUDGET_MS: past it, the rest say `nearMisses: null` (not worked out yet; the next

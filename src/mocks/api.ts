@@ -172,6 +172,7 @@ function listItem(endpoint: Endpoint, base: string) {
     created,
     updated,
     url: base + path,
+    ...(record.kind && { kind: record.kind }),
     ...(endpoint.source && { source: endpoint.source }),
   };
 }
@@ -184,7 +185,7 @@ function recordJson(endpoint: Endpoint, extra?: Record<string, unknown>): string
   const { record } = endpoint;
   const { name, path, methods, statusCode, delay, headers, template, responses, pick, fault, faultRate, scenario, setState, callbacks } = record;
   let text = `{"success":true,"name":${JSON.stringify(name)}`;
-  text += fields({ path, methods, statusCode }) + content(record) + fields({ delay, headers, template });
+  text += fields({ kind: record.kind, schema: record.schema, mocks: record.mocks, path, methods, statusCode }) + content(record) + fields({ delay, headers, template });
   text += fields({ collection: record.collection });
   if (responses) text += `,"responses":[${responses.map(responseJson).join(',')}]`;
   text += fields({ pick, fault, faultRate, scenario, setState, callbacks, expects: record.expects, validate: record.validate, content: record.content, ...extra });
@@ -192,8 +193,8 @@ function recordJson(endpoint: Endpoint, extra?: Record<string, unknown>): string
 }
 
 function responseJson(response: ResponseRecord): string {
-  const { when, statusCode, headers, delay, fault, faultRate, setState, callbacks } = response;
-  const text = fields({ when, statusCode }) + content(response) + fields({ headers, delay, fault, faultRate, setState, callbacks, content: response.content, anyStatus: response.anyStatus });
+  const { when, statusCode, errors, headers, delay, fault, faultRate, setState, callbacks } = response;
+  const text = fields({ when, statusCode }) + content(response) + fields({ errors, headers, delay, fault, faultRate, setState, callbacks, content: response.content, anyStatus: response.anyStatus });
   return `{${text.slice(1)}}`;
 }
 

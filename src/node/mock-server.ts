@@ -67,6 +67,8 @@ export type MockDetails = StoredRecord & {
 /** One line of `list()`. */
 export type MockSummary = {
   name: string;
+  /** What the endpoint speaks when not REST (docs/mock-api.md, "GraphQL"). */
+  kind?: 'graphql';
   path: string;
   methods: string[] | null;
   statusCode: number;

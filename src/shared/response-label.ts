@@ -11,6 +11,8 @@ export type LabelledResponse = {
     headers?: Record<string, unknown>;
     body?: unknown;
     state?: string;
+    operationName?: string;
+    variables?: Record<string, unknown>;
   };
   statusCode?: number;
   data?: unknown;
@@ -35,6 +37,9 @@ export function whenText(when: LabelledResponse['when']): string {
   for (const [name, value] of Object.entries(when.headers ?? {})) parts.push(`${name}: ${String(value)}`);
   if (when.body !== undefined) parts.push(`body contains ${bodyShape(when.body)}`);
   if (when.state !== undefined) parts.push(`state ${when.state}`);
+  // A GraphQL endpoint's: `operation Pay · variables {amount}`.
+  if (when.operationName !== undefined) parts.push(`operation ${when.operationName}`);
+  if (when.variables !== undefined) parts.push(`variables ${bodyShape(when.variables)}`);
   return parts.length === 0 ? 'always' : parts.join(' · ');
 }
 

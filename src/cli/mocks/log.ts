@@ -23,6 +23,8 @@ type LoggedRequest = {
   fault?: string;
   /** The bin whose page made the request (`fumugi/3`), absent from older servers and other callers. */
   bin?: string;
+  /** A GraphQL endpoint's request: its operation's name. */
+  operationName?: string;
   /** The callbacks its answer sent; each result once it ended. */
   callbacks?: { method: string; url: string; status?: number; ms?: number; error?: string }[];
 };
@@ -125,6 +127,7 @@ function formatRequest(request: LoggedRequest): string {
     // not JSON: shown as it came
   }
   const [time, method, url] = [request.time, request.method, request.url].map((field) => safeLine(String(field)));
-  const line = `${chalk.dim(time)} ${chalk.bold(method)} ${url}${formatAnswer(request)}${formatBin(request)}${formatCallbacks(request)}`;
+  const operation = typeof request.operationName === 'string' ? ` ${chalk.cyan(safeLine(request.operationName))}` : '';
+  const line = `${chalk.dim(time)} ${chalk.bold(method)} ${url}${operation}${formatAnswer(request)}${formatBin(request)}${formatCallbacks(request)}`;
   return `${line}\n${headers}${body ? `\n${safeLines(body)}` : ''}\n`;
 }

@@ -6,6 +6,8 @@ import { answerText, responseNumber, whenText, type LabelledResponse } from '../
 /** A response as the API shows it: the record's own fields, or one entry of its `responses`. */
 type ShownAnswer = {
   statusCode?: number;
+  /** A GraphQL response's. */
+  errors?: unknown;
   data?: unknown;
   body?: unknown;
   base64Body?: unknown;
@@ -17,6 +19,9 @@ type ShownAnswer = {
 type ShownWhen = LabelledResponse['when'];
 export type ShownRecord = ShownAnswer & {
   name: string;
+  kind?: string;
+  schema?: unknown;
+  mocks?: unknown;
   path?: string;
   methods?: string[];
   template?: boolean;
@@ -43,11 +48,15 @@ export function formatRecord(record: ShownRecord): string {
   const label = (name: string, value: string) => lines.push(`${chalk.dim(name.padEnd(9))} ${safeLine(value)}`);
   if (record.url !== undefined) label('url', record.url);
   if (record.path !== undefined) label('path', record.path);
+  if (record.kind !== undefined) label('kind', record.kind);
   if (record.methods) label('methods', record.methods.join(', '));
   if (record.template) label('template', 'on: strings in data, body and headers are rendered per request');
   if (record.lastCall) label('last call', record.lastCall);
   if (record.fault !== undefined) label('fault', formatFault(record));
   lines.push(...formatContent(record, ''));
+  // A GraphQL endpoint's schema as written, then its mocks.
+  if (typeof record.schema === 'string') lines.push(chalk.dim('schema'), safeLines(record.schema.trimEnd()));
+  if (record.mocks !== undefined) lines.push(chalk.dim('mocks'), safeLines(JSON.stringify(record.mocks, null, 2)));
   const responses = record.responses ?? [];
   if (responses.length > 0) {
     lines.push('', chalk.bold(`responses (${responses.length}, pick ${safeLine(record.pick ?? 'first-match')})`));
@@ -80,6 +89,9 @@ function formatContent(answer: ShownAnswer, indent: string): string[] {
   const lines = Object.entries(answer.headers ?? {}).map(
     ([name, value]) => `${indent}${chalk.dim('header')} ${safeLine(`${name}: ${String(value)}`)}`,
   );
+  if (answer.errors !== undefined) {
+    lines.push(`${indent}${chalk.dim('errors')}`, ...safeLines(JSON.stringify(answer.errors, null, 2)).split('\n').map((line) => indent + line));
+  }
   let content: string | undefined;
   if (answer.data !== undefined) content = JSON.stringify(answer.data, null, 2);
   else if (typeof answer.body === 'string') content = answer.body;

@@ -34,6 +34,7 @@ Examples:
   $ snippetkit serve-mocks --max-store-bytes 64mb --max-log-bytes 32mb   # memory budgets for a small machine
   $ snippetkit serve-mocks --dir mocks/     # mocks/users/list.yaml answers /endpoint/users/list
   $ snippetkit serve-mocks --openapi api.yaml   # an endpoint per operation; ?__code=404 picks another status
+  $ snippetkit serve-mocks --graphql schema.graphql   # mocked GraphQL at /endpoint/graphql
   $ snippetkit serve-mocks --db db.json   # json-server routes: /endpoint/posts?_sort=id&_order=desc
   $ snippetkit serve-mocks --db db.json --write-db   # changes also go back into db.json
   $ snippetkit serve-mocks --max-request-cpu 1000   # allow heavier templates and _like queries
@@ -67,6 +68,11 @@ export function addMockOptions(command: Command): Command {
       '--openapi <file>',
       'serve an endpoint per operation of this OpenAPI 3.x / Swagger 2.0 document, live (env SNIPPETKIT_MOCK_OPENAPI)',
     )
+    .option(
+      '--graphql <file>',
+      'serve this GraphQL schema (SDL) mocked at /endpoint/graphql, live (env SNIPPETKIT_MOCK_GRAPHQL)',
+    )
+    .option('--graphql-path <path>', 'where --graphql is served under /endpoint/ (env SNIPPETKIT_MOCK_GRAPHQL_PATH; default graphql)')
     .option('--db <file>', 'serve each key of this json-server db.json as a collection (env SNIPPETKIT_MOCK_DB)')
     .option('--write-db', 'write --db collections\' changes back to the file (env SNIPPETKIT_MOCK_WRITE_DB)')
     .option('--max-delay <ms>', 'largest delay an endpoint may have (env SNIPPETKIT_MOCK_MAX_DELAY; default 60000)')

@@ -37,6 +37,8 @@ export type ServeMocksFlags = {
   quiet?: boolean;
   dir?: string;
   openapi?: string;
+  graphql?: string;
+  graphqlPath?: string;
   db?: string;
   writeDb?: boolean;
   proxy?: string;
@@ -93,6 +95,9 @@ export const mockSettingsSchema = settingsObject({
   dir: textSchema.optional(),
   /** An OpenAPI document to serve and watch. */
   openapi: textSchema.optional(),
+  /** A GraphQL schema (SDL) to serve mocked and watch, at `graphqlPath` under /endpoint/. */
+  graphql: textSchema.optional(),
+  graphqlPath: textSchema,
   /** A json-server database whose keys are served as collections. */
   db: textSchema.optional(),
   writeDb: flagSchema,
@@ -132,6 +137,8 @@ const SETTINGS: FlatSetting[] = [
   { key: 'store', flag: '--store', env: 'SNIPPETKIT_MOCK_STORE', fallback: undefined },
   { key: 'dir', flag: '--dir', env: 'SNIPPETKIT_MOCK_DIR', fallback: undefined },
   { key: 'openapi', flag: '--openapi', env: 'SNIPPETKIT_MOCK_OPENAPI', fallback: undefined },
+  { key: 'graphql', flag: '--graphql', env: 'SNIPPETKIT_MOCK_GRAPHQL', fallback: undefined },
+  { key: 'graphqlPath', flag: '--graphql-path', env: 'SNIPPETKIT_MOCK_GRAPHQL_PATH', fallback: 'graphql' },
   { key: 'db', flag: '--db', env: 'SNIPPETKIT_MOCK_DB', fallback: undefined },
   { key: 'writeDb', flag: '--write-db', env: 'SNIPPETKIT_MOCK_WRITE_DB', fallback: false },
   { key: 'maxDelay', flag: '--max-delay', env: 'SNIPPETKIT_MOCK_MAX_DELAY', fallback: MOCK_DEFAULTS.maxDelay },

@@ -18,6 +18,7 @@ import { serveUntilSignal } from '../start/serve.js';
 import type { MockSettings, ServeMocksFlags } from './settings.js';
 import { openDirSource, type DirOption } from './dir-option.js';
 import { openOpenapiSource, resolveBasePath } from './openapi-option.js';
+import { openGraphqlSource } from './graphql-option.js';
 import { openDbSource } from './db-option.js';
 
 /** What serving the mocks takes, apart from listening: serve-mocks serves it alone, `serve` beside the bins. */
@@ -35,10 +36,11 @@ export function mockParts(settings: MockSettings, logger: Logger): MockParts {
   let basePath: string | undefined;
   const feed = new RequestFeed();
   let callbacks: CallbackSender | undefined;
-  // One loader for --dir, --openapi and --db, so GET /api/sources lists the problems of all.
-  const loader = settings.dir || settings.openapi || settings.db ? createSourceLoader({ maxDelay }) : undefined;
+  // One loader for --dir, --openapi, --graphql and --db, so GET /api/sources lists the problems of all.
+  const loader = settings.dir || settings.openapi || settings.graphql || settings.db ? createSourceLoader({ maxDelay }) : undefined;
   const files = loader && openDirSource(settings.dir, { loader, maxBody, maxEndpoints, logger });
   const openapi = loader && openOpenapiSource(settings.openapi, loader, logger);
+  const graphql = loader && openGraphqlSource(settings.graphql, settings.graphqlPath, loader, logger);
   const db = loader && openDbSource(settings.db, { writeDb: settings.writeDb, loader, logger });
   const proxy = recordInto(proxySettings(settings), files);
   return {
@@ -47,6 +49,7 @@ export function mockParts(settings: MockSettings, logger: Logger): MockParts {
       const preload = async (opened: MockStore) => {
         await files?.load(opened);
         await openapi?.load(opened);
+        await graphql?.load(opened);
         await db?.load(opened);
       };
       const options = { logSize, maxEndpoints, maxLogBytes, maxStoreBytes, logger, preload };
@@ -55,6 +58,7 @@ export function mockParts(settings: MockSettings, logger: Logger): MockParts {
         : await openMockStore(settings.data ?? defaultDataFile('mocks'), options);
       files?.watch();
       openapi?.watch();
+      graphql?.watch();
       db?.watch();
       return store;
     },
@@ -69,6 +73,7 @@ export function mockParts(settings: MockSettings, logger: Logger): MockParts {
       callbacks?.close();
       files?.close();
       openapi?.close();
+      graphql?.close();
       db?.close();
     },
     summary: (store) => {

@@ -34,6 +34,7 @@ export function requestDetails(request: LoggedRequest, tail: HTMLElement): HTMLD
       el('span', { class: 'method' }, request.method),
       ' ',
       el('span', { class: 'url' }, request.url),
+      ...(request.operationName === undefined ? [] : [' ', el('span', { class: 'operation' }, request.operationName)]),
       ' ',
       el('time', { datetime: request.time }, clock(request.time)),
       ' ',

@@ -9,6 +9,7 @@ type Sized = {
   headers: IncomingHttpHeaders;
   headersCut?: number;
   bin?: string;
+  operationName?: string;
   callbacks?: { url: string }[];
 };
 
@@ -23,6 +24,7 @@ const CALLBACK_RESULT_BYTES = 512;
 export function keptCost(entry: Sized): number {
   let count = 0;
   let cost = LOG_ENTRY_BYTES + textCost(entry.body) + entry.url.length + (entry.ip?.length ?? 0) + (entry.bin?.length ?? 0);
+  cost += entry.operationName?.length ?? 0;
   if (entry.callbacks) for (const callback of entry.callbacks) cost += CALLBACK_RESULT_BYTES + 2 * callback.url.length;
   for (const name in entry.headers) {
     if (++count > LOG_HEADER_CAP) return keptCost(cutHeaders(entry));

@@ -1,5 +1,6 @@
 import {
   expressionCount,
+  GRAPHQL_TOKEN_BYTES,
   jsonCost,
   RECORD_BYTES,
   TEMPLATE_EXPRESSION_BYTES,
@@ -42,7 +43,26 @@ export function recordCost(record: MockInput): number {
     cost += (factor / 2) * (textCost(text) + Buffer.byteLength(text, 'utf8'));
     if (record.template) expressions += expressionCount(text);
   }
+  // A GraphQL endpoint's mocks are templates, and its schema is built once it is first asked.
+  if (record.kind === 'graphql') {
+    expressions += expressionCount(JSON.stringify(record.mocks ?? {}));
+    cost += sdlTokens(record.schema ?? '') * GRAPHQL_TOKEN_BYTES;
+  }
   cost = Math.ceil(cost + expressions * TEMPLATE_EXPRESSION_BYTES);
   costs.set(record, cost);
   return cost;
+}
+
+// Strings (descriptions too) and comments, then GraphQL's tokens: names, numbers and punctuators.
+const SDL_TEXT = /"""[\s\S]*?"""|"(?:[^"\\\n]|\\.)*"|#[^\n]*/g;
+const SDL_TOKEN = /[_A-Za-z0-9][_0-9A-Za-z.]*|\.\.\.|[!$&():=@[\]{}|]/g;
+
+/** About how many tokens a schema has, without loading graphql (records load at start): each string or comment counts as one. */
+function sdlTokens(sdl: string): number {
+  let strings = 0;
+  const rest = sdl.replace(SDL_TEXT, () => {
+    strings++;
+    return ' ';
+  });
+  return strings + (rest.match(SDL_TOKEN)?.length ?? 0);
 }

@@ -29,6 +29,10 @@ export type When = {
   body?: Record<string, unknown>;
   /** The endpoint's scenario is in this state (./validate-scenario.ts). */
   state?: string;
+  /** GraphQL endpoints only: the operation's name. */
+  operationName?: string;
+  /** GraphQL endpoints only: each variable given deep-equal. */
+  variables?: Record<string, unknown>;
 };
 
 /**
@@ -67,11 +71,19 @@ export type ResponseRecord = {
   content?: Content;
   /** Answers `Prefer: code=N` for any N no other answer has (an OpenAPI `default`). */
   anyStatus?: boolean;
+  /** GraphQL endpoints only: the answer's `errors` list, as given. */
+  errors?: Record<string, unknown>[];
 };
 
 /** What a caller may set on an endpoint. */
 export type MockInput = {
   name: string;
+  /** What the endpoint speaks; REST when absent. A GraphQL endpoint answers from `schema` and `mocks` (./validate-graphql.ts). */
+  kind?: 'graphql';
+  /** GraphQL endpoints only: the schema, in SDL. */
+  schema?: string;
+  /** GraphQL endpoints only: values by `Type` or `Type.field`, their strings templates. */
+  mocks?: Record<string, unknown>;
   /** The route under /endpoint/, without leading or trailing slash; the name when absent. */
   path?: string;
   /** Upper-case, no repeats; every method when absent. */
@@ -123,6 +135,8 @@ export type Answered = {
   response: number | null;
   status: number | null;
   fault?: Fault;
+  /** A GraphQL endpoint's request: the operation's name, when it has one (the page and `mock log` show it). */
+  operationName?: string;
 };
 
 /**

@@ -19,6 +19,7 @@ import { checkCallbacks } from './validate-callbacks.js';
 import { checkExpects } from './expects/expects.js';
 import { checkContent } from './media/media.js';
 import { checkCollection } from './validate-collection.js';
+import { checkGraphql } from './validate-graphql.js';
 import { checkResponses } from './validate-responses.js';
 import { checkMethods, checkPath } from './validate-route.js';
 import { checkScenarioName, checkScenarioUse, checkState } from './validate-scenario.js';
@@ -60,6 +61,9 @@ const FIELDS = [
   'expects',
   'validate',
   'content',
+  'kind',
+  'schema',
+  'mocks',
   // What a GET answer adds: set by the server and not stored, accepted so that answer can be PUT back.
   'success',
   'hits',
@@ -106,6 +110,9 @@ export function parseMockInput(body: unknown, options: ValidateOptions, urlName?
       throw bad('name', `name in the body ('${String(fields.name)}') differs from the name in the URL ('${urlName}')`);
     }
   }
+  if (fields.kind !== undefined || fields.schema !== undefined || fields.mocks !== undefined) {
+    return parseKind(fields, name, options);
+  }
   const { maxDelay } = options;
   const input: MockInput = {
     name,
@@ -139,6 +146,19 @@ export function parseMockInput(body: unknown, options: ValidateOptions, urlName?
   if (input.template) checkTemplates(input);
   if (fields.collection !== undefined && checkBoolean(fields.collection, 'collection')) checkCollection(fields, input);
   return input;
+}
+
+/** An endpoint of another kind than REST: its name, path, status and delay as for any, the rest by its kind. */
+function parseKind(fields: Record<string, unknown>, name: string, { maxDelay }: ValidateOptions): MockInput {
+  if (fields.kind === undefined) throw bad('kind', 'schema and mocks need "kind": "graphql"');
+  if (fields.kind !== 'graphql') throw bad('kind', "kind must be 'graphql', or absent for a REST endpoint");
+  const base: MockInput = {
+    name,
+    statusCode: fields.statusCode === undefined ? 200 : checkStatus(fields.statusCode, 'statusCode'),
+    delay: fields.delay === undefined ? 0 : checkDelay(fields.delay, 'delay', maxDelay),
+  };
+  if (fields.path !== undefined) base.path = checkPath(fields.path).path;
+  return checkGraphql(fields, base, maxDelay);
 }
 
 /** Compiling now makes a template's syntax error a 400 at save rather than a 500 per request. */

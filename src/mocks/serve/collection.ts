@@ -8,7 +8,7 @@ import { answerCollection, answerRead, type CollectionAnswer } from '../collecti
 import { CpuBudget, DEFAULT_MAX_REQUEST_CPU } from '../../gates/cpu-budget.js';
 import type { Collections } from '../collections/state.js';
 import type { StoredMock } from '../record/record.js';
-import { parseQuery } from './request-input.js';
+import { decoded, parseQuery } from './request-input.js';
 import { draw, later } from './delay.js';
 import { LOG_BODY_BYTES } from '../log/request-log.js';
 import { isJsonObject } from '../../http/json-body.js';
@@ -162,14 +162,6 @@ export function createCollectionServer(options: CollectionServerOptions): ServeC
     return true;
   };
   return { serve, db };
-}
-
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
 
 /**

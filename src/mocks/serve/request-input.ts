@@ -43,3 +43,12 @@ function parseBody(text: string): unknown {
     return text;
   }
 }
+
+/** A path segment decoded, or as sent when it is not valid percent-encoding. */
+export function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -3,6 +3,7 @@ import { corsHeaders, preflightHeaders } from '../../http/cors.js';
 import { buildHead, ENDPOINT_CORS, NO_BODY } from './answer-head.js';
 import type { Endpoint } from '../store/endpoint.js';
 import type { Answer } from './responder.js';
+import { decoded } from './request-input.js';
 
 /** Writing an answer under /endpoint/, and the answers the server gives itself: refusals as JSON. */
 
@@ -47,12 +48,4 @@ export function jsonAnswer(status: number, value: unknown, cors: boolean): Answe
   const head = ['Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(body.length)];
   if (cors) head.push(...corsHeaders(ENDPOINT_CORS).flat());
   return { status, head, body };
-}
-
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }

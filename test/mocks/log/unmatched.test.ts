@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { nearMisses } from '../../../src/mocks/serve/near-miss.js';
+import { nearMisses } from '../../../src/mocks/verify/near-miss.js';
 import { openSse } from '../../helpers/sse.js';
 import { addEndpoint, startMockServer, type TestMockServer } from '../server.js';
 

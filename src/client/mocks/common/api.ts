@@ -67,6 +67,10 @@ export type ResponseInput = {
 /** The record the page sends: optional fields only when set, exactly one of data, body and base64Body. */
 export type EndpointInput = {
   name: string;
+  /** A GraphQL endpoint's, with its schema (SDL) and mocks (docs/mock-api.md, "GraphQL"). */
+  kind?: 'graphql';
+  schema?: string;
+  mocks?: Record<string, unknown>;
   path?: string;
   methods?: string[];
   statusCode: number;
@@ -115,6 +119,8 @@ export type LoggedRequest = {
   bin?: string;
   /** The callbacks its answer sent: status and ms once answered, error when not sent or failed. */
   callbacks?: { method: string; url: string; status?: number; ms?: number; error?: string }[];
+  /** A GraphQL endpoint's request: its operation's name. */
+  operationName?: string;
 };
 
 /** The server's error answer `{ success: false, message, field? }`, or a failure to reach it. */

@@ -2,6 +2,7 @@ import { ApiError, PICKS, type EndpointInput, type EndpointRecord, type Pick } f
 import { createDelayField } from './delay-field.js';
 import { byId } from '../common/dom.js';
 import { createFaultField } from './fault-field.js';
+import { createGraphqlFields } from './graphql-fields.js';
 import { clearFieldErrors, showFieldError } from './field-errors.js';
 import { createJsonEditor, type JsonState } from './json-editor.js';
 import { createKeyValueRows, pairsObject } from '../common/key-value-rows.js';
@@ -59,8 +60,10 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
   });
   byId('headers-slot').append(headers.element);
   const responses = createResponsesEditor(() => status.read());
+  const graphql = createGraphqlFields();
 
   const isData = () => kind.value === 'data';
+  const isGraphql = () => kind.value === 'graphql';
   const update = (state: JsonState) => {
     jsonState.textContent = state.valid ? 'valid' : `Line ${state.line}, column ${state.column}: ${state.message}`;
     jsonState.className = state.valid ? 'ok' : 'error';
@@ -70,10 +73,13 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
   const editor = createJsonEditor(byId('data-editor'), update);
   const showKind = () => {
     byId('data-editor').hidden = !isData();
-    body.hidden = isData();
+    body.hidden = kind.value !== 'body' && kind.value !== 'base64Body';
     // One box for text and base64: a refusal names the field it holds now.
     body.dataset.field = kind.value === 'base64Body' ? 'base64Body' : 'body';
     body.setAttribute('aria-label', kind.value === 'base64Body' ? 'Bytes in base64' : 'Text body');
+    // A GraphQL endpoint answers from its schema: its responses are its own, in the GraphQL fields.
+    byId('graphql-fields').hidden = !isGraphql();
+    byId('responses-section').hidden = isGraphql();
     update(editor.state());
   };
   kind.addEventListener('change', showKind);
@@ -83,11 +89,13 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
     error.textContent = message;
     error.hidden = false;
     if (field !== undefined) showFieldError(form, field, message);
+    if (field === 'schema') graphql.place(message);
   };
 
   const read = (): EndpointInput => {
     const input: EndpointInput = { name: name.value.trim(), statusCode: status.read()!, delay: delay.read()! };
     if (path.value.trim() !== '') input.path = path.value.trim();
+    if (isGraphql()) return { ...graphql.read(), ...input };
     const methodList = methods.read();
     if (methodList.length > 0) input.methods = methodList;
     if (isData()) input.data = JSON.parse(editor.text());
@@ -142,10 +150,11 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
     template.checked = record.template === true;
     collection.checked = record.collection === true;
     headers.fill(Object.entries(record.headers ?? {}));
-    kind.value = record.base64Body !== undefined ? 'base64Body' : record.body === undefined ? 'data' : 'body';
+    kind.value = record.kind === 'graphql' ? 'graphql' : record.base64Body !== undefined ? 'base64Body' : record.body === undefined ? 'data' : 'body';
+    graphql.fill(record);
     body.value = record.body ?? record.base64Body ?? '';
     editor.setText(record.data === undefined ? '{\n  \n}' : JSON.stringify(record.data, null, 2));
-    responses.fill(record.responses);
+    responses.fill(record.kind === 'graphql' ? undefined : record.responses);
     pick.value = record.pick && PICKS.includes(record.pick) ? record.pick : 'first-match';
     scenario.value = record.scenario ?? '';
     setState.value = record.setState ?? '';
