@@ -14,6 +14,8 @@ import { createEndpointServer, type ServeEndpoint } from './serve/endpoint.js';
 import { createCallbackSender, type CallbackSender } from './callbacks/sender.js';
 import { DEFAULT_ASSETS, PAGE_BUNDLE, staticAssets } from './static.js';
 import type { MockStore } from './store/store.js';
+import { createStreamServer, type StreamServer } from './streams/streams.js';
+import type { StreamLimits } from './streams/connections.js';
 
 export type MockConfig = {
   /** Largest `delay` an endpoint may have, in milliseconds. */
@@ -48,6 +50,8 @@ export type MockConfig = {
   callbackHosts: string[];
   /** How long a callback may take, in milliseconds (--callback-timeout). */
   callbackTimeout: number;
+  /** Limits of WebSocket and event-stream endpoints beyond their defaults (streams/connections.ts). */
+  streamLimits: Partial<StreamLimits>;
 };
 
 export const DEFAULT_MOCK_CONFIG: MockConfig = {
@@ -63,6 +67,7 @@ export const DEFAULT_MOCK_CONFIG: MockConfig = {
   maxRequestCpu: MOCK_DEFAULTS.maxRequestCpu,
   callbackHosts: [],
   callbackTimeout: MOCK_DEFAULTS.callbackTimeout,
+  streamLimits: {},
 };
 
 export type MockAppOptions = {
@@ -106,13 +111,13 @@ function managementGate(config: MockConfig): Koa.Middleware {
 }
 
 /** What the hot path and the Koa app share: the /endpoint/* server and the feed it tells of requests. */
-type Serving = { serve: ServeEndpoint; feed: RequestFeed };
+type Serving = { serve: ServeEndpoint; feed: RequestFeed; streams: StreamServer };
 
 /** The mock server as a Koa app that never listens; /endpoint/* goes through the same code as the hot path. */
 export function createMockApp(options: MockAppOptions, shared?: Serving): Koa {
   const config = { ...DEFAULT_MOCK_CONFIG, ...options.config };
   const logger = options.logger ?? silentLogger;
-  const { serve, feed } = shared ?? serving(options, config, logger);
+  const { serve, feed, streams } = shared ?? serving(options, config, logger);
   const app = new Koa({ proxy: config.trustProxy });
   // Koa would print errors itself; ours are logged once by the error middleware.
   app.silent = true;
@@ -127,7 +132,7 @@ export function createMockApp(options: MockAppOptions, shared?: Serving): Koa {
   });
   app.use(managementGate(config));
   app.use(staticAssets([config.assets, PAGE_BUNDLE]));
-  const api = apiRouter({ store: options.store, feed, logger, sources: options.sources, ...config });
+  const api = apiRouter({ store: options.store, feed, streams, logger, sources: options.sources, ...config });
   app.use(api.routes());
   app.use(api.allowedMethods({ throw: true }));
   app.use(async (ctx, next) => {
@@ -170,9 +175,11 @@ function serving(options: MockAppOptions, config: MockConfig, logger: Logger): S
   const callbacks =
     options.callbacks ??
     createCallbackSender({ hosts: config.callbackHosts, timeoutMs: config.callbackTimeout, account: store.memory.callbacks });
-  const endpoints = { store, cors, trustProxy, logger, feed, maxHangs, proxy, collection, maxRequestCpu, callbacks };
+  const limits = config.streamLimits;
+  const streams = createStreamServer({ store, feed, cors, trustProxy, maxRequestCpu, keepAliveMs: config.eventKeepAliveMs, limits });
+  const endpoints = { store, cors, trustProxy, logger, feed, maxHangs, proxy, collection, maxRequestCpu, callbacks, streams: streams.serve };
   const serve = createEndpointServer(endpoints);
   // A page open here follows the endpoint's requests on every instance.
   store.onShared((name, entry) => feed.publish(name, entry));
-  return { feed, serve };
+  return { feed, serve, streams };
 }

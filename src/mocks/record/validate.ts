@@ -21,6 +21,7 @@ import { checkCollection } from './validate-collection.js';
 import { checkResponses } from './validate-responses.js';
 import { checkMethods, checkPath } from './validate-route.js';
 import { checkScenarioName, checkScenarioUse, checkState } from './validate-scenario.js';
+import { checkKind, EVENT_FIELDS, parseStreamInput, refuseScriptFields, SOCKET_FIELDS } from './stream-script.js';
 
 export type ValidateOptions = {
   /** Upper bound for `delay`, in milliseconds. */
@@ -55,6 +56,9 @@ const FIELDS = [
   'scenario',
   'setState',
   'callbacks',
+  'kind',
+  ...SOCKET_FIELDS.filter((field) => field !== 'responses'),
+  ...EVENT_FIELDS,
   // What a GET answer adds: set by the server and not stored, accepted so that answer can be PUT back.
   'success',
   'hits',
@@ -100,6 +104,12 @@ export function parseMockInput(body: unknown, options: ValidateOptions, urlName?
     if (fields.name !== undefined && fields.name !== urlName) {
       throw bad('name', `name in the body ('${String(fields.name)}') differs from the name in the URL ('${urlName}')`);
     }
+  }
+  const kind = fields.kind === undefined ? undefined : checkKind(fields.kind);
+  refuseScriptFields(fields, kind);
+  if (kind === 'websocket' || kind === 'sse') {
+    const path = fields.path === undefined ? undefined : checkPath(fields.path);
+    return parseStreamInput(fields, { name, ...(path && { path: path.path }) }, kind, options.maxDelay);
   }
   const hasData = Object.hasOwn(fields, 'data');
   if (hasData && fields.body !== undefined) throw bad('body', 'give data or body, not both');

@@ -4,7 +4,7 @@ import { hasBody } from '../../http/read-body.js';
 import type { Logger } from '../../server/logger.js';
 import { buildHead, ENDPOINT_CORS, NO_BODY } from './answer-head.js';
 import { breakConnection, type Hangs } from './faults.js';
-import type { Fault } from '../record/record.js';
+import type { CallbackResult, Fault } from '../record/record.js';
 import { draw, later } from './delay.js';
 import type { RequestFeed } from '../log/feed.js';
 import type { ServeCollection } from './collection.js';
@@ -18,7 +18,6 @@ import { TemplateError } from '../templates/template.js';
 import { BIN_HEADER_KEY, parseBinClaim } from '../../shared/bin-claim.js';
 import { plannedResults, type CallbackSender } from '../callbacks/sender.js';
 import { answerThenCall } from './answer-callbacks.js';
-import type { CallbackResult } from '../record/record.js';
 
 /** How the endpoint server hands requests to the proxy (proxy/): the ones no endpoint answers, and recordings of another query. */
 export type ProxyHook = {
@@ -43,6 +42,8 @@ export type ServeEndpointOptions = {
   maxRequestCpu?: number;
   /** Sends answers' callbacks; without it, none is sent. */
   callbacks?: CallbackSender;
+  /** Answers WebSocket and event-stream endpoints (../streams/), saying whether it did. */
+  streams?: (req: IncomingMessage, res: ServerResponse, endpoint: Endpoint, params: Record<string, string>) => boolean;
 };
 
 /** Answers one request under /endpoint/ on the raw node objects; `path` is what follows, undecoded, no query. */
@@ -196,6 +197,7 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
       return readLoggedBody(req, (body, truncated) => logUnmatched(req, time, body, truncated, allow ? 405 : 404, refuse));
     }
     const { value: endpoint, params } = found;
+    if (endpoint.record.kind && options.streams?.(req, res, endpoint, params)) return;
     const time = isoNow();
     if (endpoint.record.collection && collection) {
       return collection.serve(req, res, endpoint.record, { id: params.id, nested: params.nested }, (body, truncated) => {
