@@ -1,7 +1,7 @@
 import { createMockHandler } from '../mocks/app.js';
 import { RequestFeed } from '../mocks/log/feed.js';
 import type { LoggedRequest } from '../mocks/log/request-log.js';
-import type { Delay, MockInput, ResponseRecord } from '../mocks/record/record.js';
+import type { Delay, EventScript, MockInput, ResponseRecord, SocketReply, SocketScript } from '../mocks/record/record.js';
 import { openMemoryMockStore, openMockStore, openSharedMockStore } from '../mocks/store/open-store.js';
 import type { MockStore } from '../mocks/store/store.js';
 import { checksHost, guardHost } from '../server/host-check.js';
@@ -48,12 +48,13 @@ export type MockServerOptions = {
 export type MockResponse = Omit<ResponseRecord, 'json'> & { data?: unknown };
 
 /** An endpoint as docs/mock-api.md describes it (the body of `PUT /api/endpoint/add`); the server fills defaults. */
-export type MockRecord = Omit<MockInput, 'json' | 'statusCode' | 'delay' | 'responses'> & {
+export type MockRecord = Omit<MockInput, 'json' | 'statusCode' | 'delay' | 'responses' | 'socket' | 'stream'> & {
   statusCode?: number;
   delay?: Delay;
   data?: unknown;
-  responses?: MockResponse[];
-};
+  /** A REST endpoint's alternative answers, or a WebSocket endpoint's replies (kind `websocket`). */
+  responses?: MockResponse[] | SocketReply[];
+} & Omit<SocketScript, 'responses'> & Partial<EventScript>;
 
 /** The record as stored, defaults filled in: what `add` and `put` resolve with. */
 export type StoredRecord = MockRecord & { statusCode: number; delay: Delay };

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { addEndpoint, startMockServer, type TestMockServer } from '../server.js';
 import { until } from '../../helpers/until.js';
-import { openSocket, refusedSocket } from './socket-client.js';
+import { openSocket } from './socket-client.js';
 import type { LoggedRequest } from '../../../src/mocks/log/request-log.js';
 
 describe('WebSocket endpoints (kind websocket)', () => {
@@ -111,7 +111,7 @@ describe('WebSocket endpoints (kind websocket)', () => {
     }
   });
 
-  it('answers a plain HTTP request with 426 and JSON, and a bad handshake with 400', async () => {
+  it('answers a plain HTTP request with 426 and JSON saying to use a WebSocket client', async () => {
     const res = await server.fetch('/endpoint/room');
     expect(res.status).to.equal(426);
     expect(res.headers.get('upgrade')).to.equal('websocket');
