@@ -107,6 +107,28 @@ describe('WebSocket endpoints under attack', () => {
     }
   });
 
+  it('drops slowloris upgrades: headers that trickle, and an upgrade no answer ever comes to', async () => {
+    const store = await openMemoryMockStore();
+    const feed = new RequestFeed();
+    await store.put({ name: 'stuck', statusCode: 200, delay: 0, json: '1', fault: 'hang' });
+    const running = await listen(createMockHandler({ store, feed }), 0, '127.0.0.1', { requestTimeoutMs: 500 });
+    try {
+      const started = Date.now();
+      const [trickle, hung] = await Promise.all([
+        rawRequest(running.url, 'GET /endpoint/stuck HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n'),
+        rawRequest(running.url, HANDSHAKE('/endpoint/stuck')),
+      ]);
+      // Node's header timeout answers the first (408) or drops it; the upgrade's own timeout drops the second.
+      expect([0, 408]).to.include(trickle.status);
+      expect(hung.status).to.equal(0);
+      expect(Date.now() - started).to.be.below(5000);
+    } finally {
+      feed.close();
+      await running.close(100);
+      await store.close();
+    }
+  });
+
   it('goes through the Host check (DNS rebinding) like any request, in the Node API', async () => {
     const mocks = await startNodeMockServer({ endpoints: [{ name: 'ws', kind: 'websocket', onConnect: [{ data: 'hi' }] }] });
     try {
