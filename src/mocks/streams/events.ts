@@ -21,7 +21,7 @@ export type EventOptions = SocketOptions & {
 };
 
 /** How long a browser waits before it reconnects to an event stream that ended. */
-const RETRY_MS = 2000;
+const RETRY_MS = 1000;
 
 /**
  * Serves endpoints of kind `sse` through the one event-stream server (../../http/event-stream.ts):
