@@ -15,6 +15,7 @@ import { createTryIt } from './try-it.js';
 import { createTryInBin } from './try-in-bin.js';
 import { createRecentBins } from './bin-calls.js';
 import { sourceFile } from './source-badge.js';
+import { createConnectionsPanel } from './connections-panel.js';
 
 export type EndpointView = {
   /** The form for a new endpoint, empty or started from `start`. */
@@ -34,6 +35,7 @@ export function createEndpointView(): EndpointView {
   const tryIt = createTryIt();
   const tryInBin = createTryInBin(tryIt);
   const recentBins = createRecentBins();
+  const connections = createConnectionsPanel();
   let current: string | undefined;
   // Where the open endpoint answers under /endpoint/: its path, or its name when it has none.
   let route = '';
@@ -93,6 +95,7 @@ export function createEndpointView(): EndpointView {
   };
 
   const close = () => {
+    connections.close();
     recentBins.reset([]);
     stopLog?.();
     stopLog = undefined;
@@ -140,6 +143,10 @@ export function createEndpointView(): EndpointView {
       showSource(record.source);
       stopLog = followLog(name, recentBins);
       show(true);
+      // A WebSocket or event-stream endpoint is tried with a client of its own: its connections instead.
+      const streamed = record.kind === 'websocket' || record.kind === 'sse';
+      byId('try-it').hidden = streamed;
+      if (streamed) connections.open(name);
     },
     close,
   };

@@ -81,7 +81,12 @@ export type EndpointInput = {
   setState?: string;
   /** Requests sent after each answer (docs/mock-api.md, "Callbacks"). */
   callbacks?: unknown[];
+  /** REST when absent; a WebSocket or event-stream endpoint's record is a StreamInput. */
+  kind?: string;
 };
+
+/** A WebSocket or event-stream endpoint: name, path, kind and its script's fields (docs/mock-api.md). */
+export type StreamInput = { name: string; path?: string; kind: 'websocket' | 'sse' } & Record<string, unknown>;
 
 export type EndpointRecord = EndpointInput & { hits: number; lastCall: string | null; url: string; source?: string };
 
@@ -106,6 +111,8 @@ export type LoggedRequest = {
   bin?: string;
   /** The callbacks its answer sent: status and ms once answered, error when not sent or failed. */
   callbacks?: { method: string; url: string; status?: number; ms?: number; error?: string }[];
+  /** On a WebSocket or event-stream endpoint: which connection (0: a broadcast) and what happened on it. */
+  socket?: { connection: number; event: string; code?: number };
 };
 
 /** The server's error answer `{ success: false, message, field? }`, or a failure to reach it. */
@@ -187,11 +194,19 @@ export const listEndpoints = async (): Promise<EndpointSummary[]> =>
 export const getEndpoint = (name: string): Promise<EndpointRecord> => call('GET', `endpoint/${segment(name)}`);
 
 /** Creates only: a name in use is an ApiError on `name`. */
-export const addEndpoint = (input: EndpointInput): Promise<unknown> => call('PUT', 'endpoint/add', input);
+export const addEndpoint = (input: EndpointInput | StreamInput): Promise<unknown> => call('PUT', 'endpoint/add', input);
 
 /** Answers the record as stored. */
-export const replaceEndpoint = (input: EndpointInput): Promise<EndpointRecord> =>
+export const replaceEndpoint = (input: EndpointInput | StreamInput): Promise<EndpointRecord> =>
   call('PUT', `endpoint/${segment(input.name)}`, input);
+
+/** A WebSocket or event-stream endpoint's open connections. */
+export const listConnections = async (name: string): Promise<{ connection: number; ip: string; since: string }[]> =>
+  (await call<{ connections: { connection: number; ip: string; since: string }[] }>('GET', `endpoint/${segment(name)}/connections`)).connections;
+
+/** Sends `data` (a string as text) to every open connection; how many it reached. */
+export const broadcast = async (name: string, data: unknown): Promise<number> =>
+  (await call<{ sent: number }>('POST', `endpoint/${segment(name)}/broadcast`, { data })).sent;
 
 export const listSourceProblems = async (): Promise<SourceProblem[]> =>
   (await call<{ errors: SourceProblem[] }>('GET', 'sources')).errors;
