@@ -3,6 +3,7 @@ import { addEndpoint, startMockServer, type TestMockServer } from '../server.js'
 import { until } from '../../helpers/until.js';
 import { openSocket } from './socket-client.js';
 import type { LoggedRequest } from '../../../src/mocks/log/request-log.js';
+import { RequestFeed } from '../../../src/mocks/log/feed.js';
 
 describe('WebSocket endpoints (kind websocket)', () => {
   let server: TestMockServer;
@@ -152,6 +153,26 @@ describe('WebSocket endpoints (kind websocket)', () => {
       expect(res.status, JSON.stringify(body)).to.equal(status);
       if (message) expect(answer.message).to.equal(message);
       else expect(answer.field).to.equal('onConnect[0].data');
+    }
+  });
+
+  it('closes every connection when the feed closes at shutdown (1001 for WebSockets, the end for event streams)', async () => {
+    const feed = new RequestFeed();
+    const own = await startMockServer({ feed });
+    try {
+      await addEndpoint(own, { name: 'ws', kind: 'websocket', every: { ms: 30_000, data: 'x' } });
+      await addEndpoint(own, { name: 'sse', kind: 'sse', events: [{ data: 'a' }] });
+      const socket = await openSocket(`${own.url}/endpoint/ws`);
+      const stream = await fetch(`${own.url}/endpoint/sse`);
+      const read = stream.body!.getReader();
+      await read.read();
+      feed.close();
+      expect((await socket.closed).code).to.equal(1001);
+      for (let chunk = await read.read(); !chunk.done; chunk = await read.read());
+      const refused = await own.fetch('/endpoint/sse');
+      expect([refused.status, await refused.json()]).to.deep.equal([503, { success: false, message: 'the server is shutting down' }]);
+    } finally {
+      await own.close();
     }
   });
 });
