@@ -1,6 +1,6 @@
 import type { Router } from '@koa/router';
 import { HttpError } from '../http/errors.js';
-import { readJsonBody } from '../http/json-body.js';
+import { isJsonObject, readJsonBody } from '../http/json-body.js';
 import { sendJson } from '../http/json-answer.js';
 import { clientIp } from './log/request-log.js';
 import type { MockStore } from './store/store.js';
@@ -25,10 +25,10 @@ export function addStreamRoutes(router: Router, store: MockStore, streams: Strea
   router.post('/endpoint/:name/broadcast', async (ctx) => {
     const { name } = streamed(ctx.params.name!).record;
     const body = await readJsonBody(ctx, { limit: options.maxBody });
-    if (typeof body !== 'object' || body === null || Array.isArray(body) || !Object.hasOwn(body, 'data')) {
+    if (!isJsonObject(body) || !Object.hasOwn(body, 'data')) {
       throw new HttpError(400, 'send a JSON object with the data to send: {"data": …}', 'data');
     }
-    const { data } = body as { data: unknown };
+    const { data } = body;
     const text = typeof data === 'string' ? data : JSON.stringify(data);
     const from = { method: ctx.method, url: ctx.url, ip: clientIp(ctx.req, options.trustProxy), headers: {} };
     sendJson(ctx, { success: true, name, sent: streams.broadcast(name, text, from) });

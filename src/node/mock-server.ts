@@ -118,6 +118,8 @@ export type MockServer = {
   setScenarios(states: Record<string, string>): Promise<void>;
   /** Empties the endpoint's log; its hit count stays. */
   clearRequests(name: string): Promise<void>;
+  /** Sends `data` (a string as text, anything else as JSON) to every open connection of a WebSocket or event-stream endpoint; how many it reached. */
+  broadcast(name: string, data: unknown): Promise<number>;
   /** Deletes every endpoint added through the API, empties every log and counter, and puts every scenario at `start` (`POST /api/reset`). */
   reset(): Promise<void>;
   /** Stops the server (requests in flight finish) and closes its store; an in-memory one is gone. */
@@ -205,6 +207,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       }
     },
     clearRequests: async (name) => void (await client.call('DELETE', `${path(name)}/requests`)),
+    broadcast: async (name, data) => (await client.call<{ sent: number }>('POST', `${path(name)}/broadcast`, { data })).sent,
     scenarios: async () => (await client.call<{ scenarios: Record<string, string> }>('GET', '/api/scenarios')).scenarios,
     setScenarios: async (states) => void (await client.call('PUT', '/api/scenarios', states)),
     reset: async () => void (await client.call('POST', '/api/reset')),

@@ -27,6 +27,7 @@ export function logSource(req: IncomingMessage, trustProxy: boolean): LogSource 
 
 export function streamLogger(store: MockStore, feed: RequestFeed): StreamLogger {
   return (endpoint, from, socket, body = '', status) => {
+    // A UTF-16 unit is at most 3 UTF-8 bytes: a shorter text is never cut, and its bytes need no count.
     const truncated = body.length > LOG_BODY_BYTES / 3 && Buffer.byteLength(body) > LOG_BODY_BYTES;
     const entry: LoggedRequest = {
       time: isoNow(),

@@ -129,11 +129,13 @@ describe('WebSocket endpoints under attack', () => {
     }
   });
 
-  it('goes through the Host check (DNS rebinding) like any request, in the Node API', async () => {
+  it('goes through the Host check (DNS rebinding) like any request, in the Node API, which broadcasts too', async () => {
     const mocks = await startNodeMockServer({ endpoints: [{ name: 'ws', kind: 'websocket', onConnect: [{ data: 'hi' }] }] });
     try {
       const socket = await openSocket(`${mocks.url}/endpoint/ws`);
       expect(await socket.next()).to.equal('hi');
+      expect(await mocks.broadcast('ws', { to: 'all' })).to.equal(1);
+      expect(await socket.next()).to.equal('{"to":"all"}');
       socket.close();
       const refused = await refusedSocket(`${mocks.url}/endpoint/ws`, { headers: { Host: 'evil.example' } });
       expect(refused.status).to.equal(403);
