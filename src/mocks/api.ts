@@ -167,6 +167,7 @@ function listItem(endpoint: Endpoint, base: string) {
   return {
     name,
     path,
+    ...(record.kind && { kind: record.kind }),
     methods: record.methods ?? null,
     statusCode,
     delay,

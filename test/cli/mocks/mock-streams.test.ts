@@ -85,4 +85,28 @@ describe('snippetkit serve-mocks: WebSocket and event-stream endpoints', functio
     expect(await socket.next()).to.equal('welcome');
     socket.close();
   });
+
+  it('prints a stream endpoint\'s kind and script with `mock get`', async () => {
+    const got = await runCli(['mock', 'get', 'chat'], env);
+    expect(got.code, got.stderr).to.equal(0);
+    expect(got.stdout).to.match(/^chat {2}websocket {2}connections \d+\n/);
+    expect(got.stdout).to.include('"onConnect": [');
+  });
+
+  it('accepts WebSocket connections on the joint `snippetkit serve` too', async () => {
+    const joint = await startServerProcess(
+      ['serve', '--port', '0', '--bin-data', join(temp.dir, 'b.sqlite'), '--mock-data', join(temp.dir, 'j.sqlite')],
+      { XDG_DATA_HOME: join(temp.dir, 'data') },
+    );
+    try {
+      const added = await fetch(`${joint.url}/mocks/api/endpoint/joint`, { method: 'PUT', body: JSON.stringify({ kind: 'websocket', onConnect: [{ data: 'on serve' }] }) });
+      expect(added.status, await added.text()).to.equal(201);
+      const socket = await openSocket(`${joint.url}/endpoint/joint`);
+      expect(await socket.next()).to.equal('on serve');
+      socket.close();
+      await socket.closed;
+    } finally {
+      await joint.stop();
+    }
+  });
 });
