@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CpuBudgetExceeded, startCpuBudget } from '../../gates/cpu-budget.js';
-import type { MemoryAccount } from '../../gates/memory-budget.js';
 import { corsHeaders } from '../../http/cors.js';
 import { createEventStreams } from '../../http/event-stream.js';
 import { clientIp, isoNow } from '../log/request-log.js';
@@ -14,11 +13,7 @@ import type { Connection } from './connections.js';
 import { logSource } from './stream-log.js';
 import type { SocketOptions } from './sockets.js';
 
-export type EventOptions = SocketOptions & {
-  keepAliveMs: number;
-  /** What clients that fell behind hold, all together (the `streams` memory account). */
-  account?: MemoryAccount;
-};
+export type EventOptions = SocketOptions & { keepAliveMs: number };
 
 /** How long a browser waits before it reconnects to an event stream that ended. */
 const RETRY_MS = 1000;

@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { MemoryAccount } from '../../gates/memory-budget.js';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { allows, originPolicy } from '../../http/origins.js';
 import { isUpgrade, takeUpgrade } from '../../server/upgrade.js';
@@ -18,6 +20,8 @@ export type SocketOptions = {
   maxRequestCpu: number;
   /** False once the endpoint was replaced or deleted: its connections end. */
   current(endpoint: Endpoint): boolean;
+  /** What clients that fell behind hold, all together (the `streams` memory account). */
+  account?: MemoryAccount;
   /** A refusal in the mock server's JSON shape. */
   refuse(res: ServerResponse, status: number, message: string, head?: Record<string, string>): void;
 };
@@ -60,19 +64,39 @@ export function createSockets(options: SocketOptions) {
     if (!ready) compiled.set(endpoint, (ready = compileSocket(script!)));
     const { socket, head } = takeUpgrade(req, res)!;
     const base = requestInput(req, params, '');
-    wss.handleUpgrade(req, socket, head, (ws) => opened(ws, req, endpoint, ip, ready, base));
+    wss.handleUpgrade(req, socket, head, (ws) => opened(ws, socket, req, endpoint, ip, ready, base));
   };
 
-  function opened(ws: WebSocket, req: IncomingMessage, endpoint: Endpoint, ip: string, ready: CompiledSocket, base: ReturnType<typeof requestInput>): void {
+  function opened(
+    ws: WebSocket,
+    socket: Duplex,
+    req: IncomingMessage,
+    endpoint: Endpoint,
+    ip: string,
+    ready: CompiledSocket,
+    base: ReturnType<typeof requestInput>,
+  ): void {
     const id = connections.number();
     const from = logSource(req, options.trustProxy);
     const close = (code: number, reason: string) => ws.close(code, reason);
+    // What this client is behind by, charged to the streams account until its socket drains (as event streams are).
+    let held = 0;
+    const settle = () => {
+      options.account?.release(held);
+      held = 0;
+    };
+    socket.on('drain', settle);
     /** False when nothing was sent. */
     const push = (data: string | Buffer): boolean => {
       if (ws.readyState !== ws.OPEN) return false;
-      // A client that never reads is dropped rather than buffered for without end.
-      if (ws.bufferedAmount > limits.maxBuffered) return ws.terminate(), false;
       ws.send(data);
+      const behind = ws.bufferedAmount;
+      // A client that never reads is dropped rather than buffered for without end: a broadcast to a
+      // thousand such sockets would otherwise hold a thousand copies.
+      if (behind > limits.maxBuffered) return ws.terminate(), false;
+      options.account?.charge(behind - held);
+      held = behind;
+      if (options.account?.over) return ws.terminate(), false;
       return true;
     };
     const send = (data: string | Buffer) => {
@@ -98,6 +122,7 @@ export function createSockets(options: SocketOptions) {
     // ws reports a protocol error or an oversized message here, then closes (1002, 1009).
     ws.on('error', () => {});
     ws.on('close', (code) => {
+      settle();
       script.stop();
       connections.remove(connection);
       log(endpoint, from, { connection: id, event: 'close', code });

@@ -49,9 +49,10 @@ export function createStreamServer(options: StreamServerOptions): StreamServer {
     res.writeHead(status, { ...head, ...cors, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
     res.end(body);
   };
-  const shared = { connections, log, cors: options.cors, trustProxy: options.trustProxy, maxRequestCpu: options.maxRequestCpu, current, refuse };
+  const { cors, trustProxy, maxRequestCpu } = options;
+  const shared = { connections, log, cors, trustProxy, maxRequestCpu, current, refuse, account: store.memory.streams };
   const sockets = createSockets(shared);
-  const events = createEventEndpoints({ ...shared, keepAliveMs: options.keepAliveMs, account: store.memory.streams });
+  const events = createEventEndpoints({ ...shared, keepAliveMs: options.keepAliveMs });
 
   let sweep: NodeJS.Timeout | undefined;
   let seen = store.revision();

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createHook } from 'node:async_hooks';
+import { connect } from 'node:net';
 import { createMockHandler } from '../../../src/mocks/app.js';
 import { RequestFeed } from '../../../src/mocks/log/feed.js';
 import { openMemoryMockStore } from '../../../src/mocks/store/open-store.js';
@@ -126,6 +127,32 @@ describe('WebSocket endpoints under attack', () => {
       feed.close();
       await running.close(100);
       await store.close();
+    }
+  });
+
+  it('drops a client that never reads when broadcasts leave it too far behind, and gives back its charge', async () => {
+    const slow = await startMockServer({ config: { streamLimits: { maxBuffered: 64 * 1024 } } });
+    try {
+      await addEndpoint(slow, { name: 'room', kind: 'websocket' });
+      // A handshake by hand on a socket that is never read from once the answer's head is in.
+      const { port } = new URL(slow.url);
+      const raw = connect(Number(port), '127.0.0.1');
+      raw.write(HANDSHAKE('/endpoint/room', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n'));
+      await new Promise((resolve) => raw.once('data', resolve));
+      raw.pause();
+      const closed = new Promise((resolve) => raw.once('close', resolve));
+      const big = JSON.stringify({ data: 'x'.repeat(512 * 1024) });
+      let sent = 1;
+      for (let i = 0; i < 200 && sent > 0; i++) {
+        const res = await slow.fetch('/api/endpoint/room/broadcast', { method: 'POST', body: big });
+        sent = ((await res.json()) as { sent: number }).sent;
+      }
+      expect(sent).to.equal(0);
+      raw.destroy();
+      await closed;
+      await until(() => slow.store.memory.streams.used === 0 && slow.store.memory.connections.used === 0);
+    } finally {
+      await slow.close();
     }
   });
 
