@@ -39,6 +39,8 @@ export function createEndpointView(): EndpointView {
   let current: string | undefined;
   // Where the open endpoint answers under /endpoint/: its path, or its name when it has none.
   let route = '';
+  // A WebSocket endpoint's URL is handed out as ws:// (wss:// behind TLS), as a client connects to it.
+  let scheme = (url: string) => url;
   let stopLog: (() => void) | undefined;
 
   const form = createEndpointForm(async (input, existing) => {
@@ -50,7 +52,7 @@ export function createEndpointView(): EndpointView {
       showLinks(await replaceEndpoint(input));
     }
   });
-  copyButton(byId<HTMLButtonElement>('copy-url'), () => endpointUrl(route));
+  copyButton(byId<HTMLButtonElement>('copy-url'), () => scheme(endpointUrl(route)));
   // The call "Try it" is set up to make: its method, parameters, query, headers and body.
   copyButton(byId<HTMLButtonElement>('copy-curl'), () => tryIt.curl());
   const showCurl = () => (byId('endpoint-curl').textContent = tryIt.curl());
@@ -88,7 +90,8 @@ export function createEndpointView(): EndpointView {
 
   const showLinks = (record: EndpointRecord) => {
     route = record.path ?? record.name;
-    byId('endpoint-url').textContent = endpointUrl(route);
+    scheme = record.kind === 'websocket' ? (url) => url.replace(/^http/, 'ws') : (url) => url;
+    byId('endpoint-url').textContent = scheme(endpointUrl(route));
     tryIt.show(record);
     tryInBin.show(record);
     showCurl();

@@ -42,6 +42,7 @@ describe('the mock page: WebSocket and event-stream endpoints', function () {
     await addEndpoint(server, { name: 'room', kind: 'websocket', onConnect: [{ data: 'hello' }] });
     await openEndpoint(t.page, server.url, 'room');
     expect(await t.page.locator('#try-it').isVisible()).to.equal(false);
+    expect(await t.page.locator('#endpoint-url').innerText()).to.equal(`${server.url.replace('http', 'ws')}/endpoint/room`);
     const socket = await openSocket(`${server.url}/endpoint/room`);
     expect(await socket.next()).to.equal('hello');
     await t.page.locator('#connection-list li', { hasText: 'from 127.0.0.1' }).waitFor();
