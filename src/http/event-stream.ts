@@ -22,7 +22,8 @@ export type EventStreamLimits = {
 
 /** One open stream. Writes after it has closed do nothing. */
 export type EventStreamReader = {
-  send(event: string, data: string): void;
+  /** `id` sets the browser's last event id, which it sends back as Last-Event-ID when it reconnects. */
+  send(event: string, data: string, id?: string): void;
 };
 
 export type OpenResult = { reader: EventStreamReader } | { refused: string };
@@ -40,7 +41,7 @@ export type EventStreams = {
     headers?: OutgoingHttpHeaders,
   ): OpenResult;
   /** One event to every reader of `topic`. */
-  send(topic: string, event: string, data: string): void;
+  send(topic: string, event: string, data: string, id?: string): void;
   count(topic: string): number;
   /** Open streams in all. */
   readonly size: number;
@@ -189,7 +190,7 @@ export function createEventStreams(
     const reader: Reader = {
       address,
       res,
-      send: (event, data) => write(reader, frame(event, data)),
+      send: (event, data, id) => write(reader, frame(event, data, id)),
       drop: () => {},
       held: 0,
     };
@@ -220,10 +221,10 @@ export function createEventStreams(
 
   return {
     open,
-    send(topic, event, data) {
+    send(topic, event, data, id) {
       const readers = topics.get(topic);
       if (!readers) return;
-      const chunk = frame(event, data);
+      const chunk = frame(event, data, id);
       for (const reader of readers) write(reader, chunk);
     },
     count: (topic) => topics.get(topic)?.size ?? 0,
@@ -245,8 +246,8 @@ export function createEventStreams(
 }
 
 /** An event as SSE frames it: each line of the data gets its own `data:` field; the browser joins them with "\n". */
-function frame(event: string, data: string): Buffer {
-  return Buffer.from(`event: ${event}\n${data.split(/\r\n|\r|\n/).map((line) => `data: ${line}`).join('\n')}\n\n`);
+function frame(event: string, data: string, id?: string): Buffer {
+  return Buffer.from(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\n${data.split(/\r\n|\r|\n/).map((line) => `data: ${line}`).join('\n')}\n\n`);
 }
 
 /**

@@ -60,7 +60,8 @@ export function judgePage(policy: OriginPolicy, ctx: Context): PageVerdict {
   return { page: allows(policy, origin, ctx.protocol, ctx.host) ? 'allowed' : 'refused', origin };
 }
 
-function allows(policy: OriginPolicy, origin: string, protocol: string, host: string): boolean {
+/** Whether `policy` lets in a page of `origin` on a server reached as `protocol://host` (judgePage's rule, for raw requests). */
+export function allows(policy: OriginPolicy, origin: string, protocol: string, host: string): boolean {
   if (policy.any) return true;
   const given = origin.toLowerCase();
   const own = `${protocol}://${host.toLowerCase()}`;

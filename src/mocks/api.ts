@@ -12,6 +12,8 @@ import { addUnmatchedRoutes } from './api-unmatched.js';
 import { addImportRoute } from './api-import.js';
 import { addVerifyRoutes } from './api-verify.js';
 import { addScenarioRoutes } from './api-scenarios.js';
+import { addStreamRoutes } from './api-streams.js';
+import type { StreamServer } from './streams/streams.js';
 import type { Logger } from '../server/logger.js';
 import type { SourceProblem } from './sources/loader.js';
 import { sendJson } from '../http/json-answer.js';
@@ -26,6 +28,8 @@ export type ApiOptions = {
   maxRequestCpu: number;
   trustProxy: boolean;
   feed: RequestFeed;
+  /** WebSocket and event-stream endpoints' connections: broadcasts, and the page's list. */
+  streams: StreamServer;
   eventKeepAliveMs: number;
   maxEventStreams: number;
   logger: Logger;
@@ -74,6 +78,7 @@ export function apiRouter(options: ApiOptions): Router {
 
   addVerifyRoutes(router, store, options.maxBody, options.maxRequestCpu);
   addScenarioRoutes(router, store, body);
+  addStreamRoutes(router, store, options.streams, options);
 
   // One call back to a clean state, for a test suite's beforeEach (docs/testing-with-mocks.md).
   router.post('/reset', async (ctx) => sendJson(ctx, { success: true, ...(await store.reset()) }));
@@ -162,6 +167,7 @@ function listItem(endpoint: Endpoint, base: string) {
   return {
     name,
     path,
+    ...(record.kind && { kind: record.kind }),
     methods: record.methods ?? null,
     statusCode,
     delay,
@@ -185,6 +191,9 @@ function recordJson(endpoint: Endpoint, extra?: Record<string, unknown>): string
   const { record } = endpoint;
   const { name, path, methods, statusCode, delay, headers, template, responses, pick, fault, faultRate, scenario, setState, callbacks } = record;
   let text = `{"success":true,"name":${JSON.stringify(name)}`;
+  // A WebSocket or event-stream endpoint has its script where a REST one has its answer.
+  const script = record.socket ?? record.stream;
+  if (script) return `${text}${fields({ path, kind: record.kind, ...script, ...extra })}}`;
   text += fields({ kind: record.kind, schema: record.schema, mocks: record.mocks, path, methods, statusCode }) + content(record) + fields({ delay, headers, template });
   text += fields({ collection: record.collection });
   if (responses) text += `,"responses":[${responses.map(responseJson).join(',')}]`;

@@ -15,6 +15,8 @@ import { createEndpointServer, type RequestCheck, type ServeEndpoint } from './s
 import { createCallbackSender, type CallbackSender } from './callbacks/sender.js';
 import { DEFAULT_ASSETS, PAGE_BUNDLE, staticAssets } from './static.js';
 import type { MockStore } from './store/store.js';
+import { createStreamServer, type StreamServer } from './streams/streams.js';
+import type { StreamLimits } from './streams/connections.js';
 
 export type MockConfig = {
   /** Largest `delay` an endpoint may have, in milliseconds. */
@@ -53,6 +55,8 @@ export type MockConfig = {
   validate: boolean;
   /** Endpoints are answered under this path too (--base-path; checked by config/base-path.ts). */
   basePath?: string;
+  /** Limits of WebSocket and event-stream endpoints beyond their defaults (streams/connections.ts). */
+  streamLimits: Partial<StreamLimits>;
 };
 
 export const DEFAULT_MOCK_CONFIG: MockConfig = {
@@ -69,6 +73,7 @@ export const DEFAULT_MOCK_CONFIG: MockConfig = {
   callbackHosts: [],
   callbackTimeout: MOCK_DEFAULTS.callbackTimeout,
   validate: false,
+  streamLimits: {},
 };
 
 export type MockAppOptions = {
@@ -112,13 +117,13 @@ function managementGate(config: MockConfig): Koa.Middleware {
 }
 
 /** What the hot path and the Koa app share: the /endpoint/* server and the feed it tells of requests. */
-type Serving = { serve: ServeEndpoint; feed: RequestFeed };
+type Serving = { serve: ServeEndpoint; feed: RequestFeed; streams: StreamServer };
 
 /** The mock server as a Koa app that never listens; /endpoint/* goes through the same code as the hot path. */
 export function createMockApp(options: MockAppOptions, shared?: Serving): Koa {
   const config = { ...DEFAULT_MOCK_CONFIG, ...options.config };
   const logger = options.logger ?? silentLogger;
-  const { serve, feed } = shared ?? serving(options, config, logger);
+  const { serve, feed, streams } = shared ?? serving(options, config, logger);
   const app = new Koa({ proxy: config.trustProxy });
   // Koa would print errors itself; ours are logged once by the error middleware.
   app.silent = true;
@@ -133,7 +138,7 @@ export function createMockApp(options: MockAppOptions, shared?: Serving): Koa {
   });
   app.use(managementGate(config));
   app.use(staticAssets([config.assets, PAGE_BUNDLE]));
-  const api = apiRouter({ store: options.store, feed, logger, sources: options.sources, ...config });
+  const api = apiRouter({ store: options.store, feed, streams, logger, sources: options.sources, ...config });
   app.use(api.routes());
   app.use(api.allowedMethods({ throw: true }));
   app.use(async (ctx, next) => {
@@ -183,11 +188,13 @@ function serving(options: MockAppOptions, config: MockConfig, logger: Logger): S
     createCallbackSender({ hosts: config.callbackHosts, timeoutMs: config.callbackTimeout, account: store.memory.callbacks });
   const check = requestCheck(config, logger, store);
   const { validate } = config;
-  const endpoints = { store, cors, trustProxy, logger, feed, maxHangs, proxy, collection, maxRequestCpu, callbacks, check, validate };
+  const limits = config.streamLimits;
+  const streams = createStreamServer({ store, feed, cors, trustProxy, maxRequestCpu, keepAliveMs: config.eventKeepAliveMs, limits });
+  const endpoints = { store, cors, trustProxy, logger, feed, maxHangs, proxy, collection, maxRequestCpu, callbacks, check, validate, streams: streams.serve };
   const serve = createEndpointServer(endpoints);
   // A page open here follows the endpoint's requests on every instance.
   store.onShared((name, entry) => feed.publish(name, entry));
-  return { feed, serve };
+  return { feed, serve, streams };
 }
 
 /**

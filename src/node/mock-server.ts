@@ -1,7 +1,7 @@
 import { createMockHandler } from '../mocks/app.js';
 import { RequestFeed } from '../mocks/log/feed.js';
 import type { LoggedRequest } from '../mocks/log/request-log.js';
-import type { Delay, MockInput, ResponseRecord } from '../mocks/record/record.js';
+import type { Delay, EventScript, MockInput, ResponseRecord, SocketReply, SocketScript } from '../mocks/record/record.js';
 import { openMemoryMockStore, openMockStore, openSharedMockStore } from '../mocks/store/open-store.js';
 import type { MockStore } from '../mocks/store/store.js';
 import { checksHost, guardHost } from '../server/host-check.js';
@@ -50,12 +50,13 @@ export type MockServerOptions = {
 export type MockResponse = Omit<ResponseRecord, 'json'> & { data?: unknown };
 
 /** An endpoint as docs/mock-api.md describes it (the body of `PUT /api/endpoint/add`); the server fills defaults. */
-export type MockRecord = Omit<MockInput, 'json' | 'statusCode' | 'delay' | 'responses'> & {
+export type MockRecord = Omit<MockInput, 'json' | 'statusCode' | 'delay' | 'responses' | 'socket' | 'stream'> & {
   statusCode?: number;
   delay?: Delay;
   data?: unknown;
-  responses?: MockResponse[];
-};
+  /** A REST endpoint's alternative answers, or a WebSocket endpoint's replies (kind `websocket`). */
+  responses?: MockResponse[] | SocketReply[];
+} & Omit<SocketScript, 'responses'> & Partial<EventScript>;
 
 /** The record as stored, defaults filled in: what `add` and `put` resolve with. */
 export type StoredRecord = MockRecord & { statusCode: number; delay: Delay };
@@ -121,6 +122,8 @@ export type MockServer = {
   setScenarios(states: Record<string, string>): Promise<void>;
   /** Empties the endpoint's log; its hit count stays. */
   clearRequests(name: string): Promise<void>;
+  /** Sends `data` (a string as text, anything else as JSON) to every open connection of a WebSocket or event-stream endpoint; how many it reached. */
+  broadcast(name: string, data: unknown): Promise<number>;
   /** Deletes every endpoint added through the API, empties every log and counter, and puts every scenario at `start` (`POST /api/reset`). */
   reset(): Promise<void>;
   /** Stops the server (requests in flight finish) and closes its store; an in-memory one is gone. */
@@ -208,6 +211,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       }
     },
     clearRequests: async (name) => void (await client.call('DELETE', `${path(name)}/requests`)),
+    broadcast: async (name, data) => (await client.call<{ sent: number }>('POST', `${path(name)}/broadcast`, { data })).sent,
     scenarios: async () => (await client.call<{ scenarios: Record<string, string> }>('GET', '/api/scenarios')).scenarios,
     setScenarios: async (states) => void (await client.call('PUT', '/api/scenarios', states)),
     reset: async () => void (await client.call('POST', '/api/reset')),

@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { upgradeThrough } from './upgrade.js';
 
 export type RunningServer = {
   server: Server;
@@ -38,6 +40,9 @@ export async function listen(handler: Handler, port: number, host: string, optio
     },
     handler,
   );
+  // WebSocket endpoints: an upgrade goes through the same handler (upgrade.ts).
+  const upgraded = new Set<Duplex>();
+  server.on('upgrade', upgradeThrough(handler, requestTimeout, upgraded));
   await new Promise<void>((resolvePromise, reject) => {
     server.once('error', reject);
     // Node's default backlog (511) drops part of a burst of new connections, and each dropped SYN
@@ -54,13 +59,16 @@ export async function listen(handler: Handler, port: number, host: string, optio
     server,
     port: address.port,
     url: `http://${shownHost}:${address.port}`,
-    close: (graceMs = 5000) => closeServer(server, graceMs),
+    close: (graceMs = 5000) => closeServer(server, graceMs, upgraded),
   };
 }
 
-function closeServer(server: Server, graceMs: number): Promise<void> {
+function closeServer(server: Server, graceMs: number, upgraded: Set<Duplex>): Promise<void> {
   return new Promise((resolvePromise) => {
-    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+    const timer = setTimeout(() => {
+      server.closeAllConnections();
+      for (const socket of upgraded) socket.destroy();
+    }, graceMs);
     timer.unref();
     // Keep-alive sockets with no request in flight would hold close() open (vite does the same),
     // and so would one that goes idle after its last in-flight answer: sweep until all are gone.

@@ -167,6 +167,13 @@ export function registerMockCommands(program: Command): void {
     .addHelpText('after', '\nExample:\n  $ snippetkit mock reset    # endpoints from --dir, --openapi, --db stay, counted from zero')
     .action((_flags: unknown, command: Command) => import('./verify.js').then((m) => m.mockReset(command)));
 
+  withClientFlags(mock.command('send'), 'mock')
+    .description('send a message to every open connection of a WebSocket or event-stream endpoint')
+    .argument('<name>', 'endpoint name')
+    .argument('<text>', 'what to send, as is (JSON is sent as its text)')
+    .addHelpText('after', '\nExample:\n  $ snippetkit mock send chat \'{"type":"notice","text":"deploying"}\'')
+    .action((name: string, text: string, _flags: unknown, command: Command) => import('./send.js').then((m) => m.mockSend(name, text, command)));
+
   withClientFlags(mock.command('log'), 'mock')
     .description('print the requests an endpoint received and which response answered each, newest last')
     .argument('<name>', 'endpoint name')

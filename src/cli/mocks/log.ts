@@ -27,6 +27,8 @@ type LoggedRequest = {
   operationName?: string;
   /** The callbacks its answer sent; each result once it ended. */
   callbacks?: { method: string; url: string; status?: number; ms?: number; error?: string }[];
+  /** On a WebSocket or event-stream endpoint: which connection (0: a broadcast) and what happened on it. */
+  socket?: { connection: number; event: string; code?: number };
 };
 
 export async function mockLog(name: string, flags: MockLogFlags, command: Command): Promise<void> {
@@ -93,6 +95,8 @@ function printOne(out: Output, request: LoggedRequest): void {
 
 /** `→ 200 default`, `→ 204 #1`, `→ fault reset, #3` (responses[2]); empty when the server does not say. */
 function formatAnswer(request: LoggedRequest): string {
+  const { socket } = request;
+  if (socket) return `  ${chalk.dim('→')} ${safeLine(`connection ${socket.connection || 'all'} ${socket.event}${socket.code === undefined ? '' : ` ${socket.code}`}`)}`;
   if (request.response === undefined) return '';
   const sent = request.fault !== undefined ? `fault ${request.fault}` : String(request.status ?? '');
   const which = request.response === null ? 'default' : responseNumber(request.response);

@@ -32,6 +32,9 @@ export type ShownRecord = ShownAnswer & {
   url?: string;
 };
 
+/** The fields of a WebSocket or event-stream endpoint's script, as the record answer writes them. */
+const SCRIPT_FIELDS = ['onConnect', 'responses', 'echo', 'every', 'close', 'events', 'loop'];
+
 /** `250 ms` or `100-400 ms`. */
 export function formatDelay(delay: unknown): string {
   if (typeof delay === 'object' && delay !== null) {
@@ -43,6 +46,7 @@ export function formatDelay(delay: unknown): string {
 
 /** All of one endpoint for a terminal: every string from the server escaped, fields shown only when set. */
 export function formatRecord(record: ShownRecord): string {
+  if (record.kind === 'websocket' || record.kind === 'sse') return formatScripted(record);
   const summary = `status ${record.statusCode}  delay ${formatDelay(record.delay)}  hits ${record.hits ?? 0}`;
   const lines = [`${chalk.bold(safeLine(record.name))}  ${safeLine(summary)}`];
   const label = (name: string, value: string) => lines.push(`${chalk.dim(name.padEnd(9))} ${safeLine(value)}`);
@@ -75,6 +79,16 @@ export function formatRecord(record: ShownRecord): string {
     if (settings.length > 0) lines.push(`   ${safeLine(settings.join('  '))}`);
     lines.push(...formatContent(response, '   '));
   }
+  return lines.join('\n');
+}
+
+/** A WebSocket or event-stream endpoint: its kind, where it is, and its script as indented JSON. */
+function formatScripted(record: ShownRecord): string {
+  const fields = record as Record<string, unknown>;
+  const lines = [`${chalk.bold(safeLine(record.name))}  ${safeLine(`${record.kind}  connections ${record.hits ?? 0}`)}`];
+  if (record.url !== undefined) lines.push(`${chalk.dim('url'.padEnd(9))} ${safeLine(record.url)}`);
+  const script = Object.fromEntries(SCRIPT_FIELDS.filter((field) => fields[field] !== undefined).map((field) => [field, fields[field]]));
+  lines.push(...safeLines(JSON.stringify(script, null, 2)).split('\n'));
   return lines.join('\n');
 }
 

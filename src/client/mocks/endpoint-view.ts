@@ -15,6 +15,7 @@ import { createTryIt } from './try-it.js';
 import { createTryInBin } from './try-in-bin.js';
 import { createRecentBins } from './bin-calls.js';
 import { sourceFile } from './source-badge.js';
+import { createConnectionsPanel } from './connections-panel.js';
 
 export type EndpointView = {
   /** The form for a new endpoint, empty or started from `start`. */
@@ -34,9 +35,12 @@ export function createEndpointView(): EndpointView {
   const tryIt = createTryIt();
   const tryInBin = createTryInBin(tryIt);
   const recentBins = createRecentBins();
+  const connections = createConnectionsPanel();
   let current: string | undefined;
   // Where the open endpoint answers under /endpoint/: its path, or its name when it has none.
   let route = '';
+  // A WebSocket endpoint's URL is handed out as ws:// (wss:// behind TLS), as a client connects to it.
+  let scheme = (url: string) => url;
   let stopLog: (() => void) | undefined;
 
   const form = createEndpointForm(async (input, existing) => {
@@ -48,7 +52,7 @@ export function createEndpointView(): EndpointView {
       showLinks(await replaceEndpoint(input));
     }
   });
-  copyButton(byId<HTMLButtonElement>('copy-url'), () => endpointUrl(route));
+  copyButton(byId<HTMLButtonElement>('copy-url'), () => scheme(endpointUrl(route)));
   // The call "Try it" is set up to make: its method, parameters, query, headers and body.
   copyButton(byId<HTMLButtonElement>('copy-curl'), () => tryIt.curl());
   const showCurl = () => (byId('endpoint-curl').textContent = tryIt.curl());
@@ -86,13 +90,15 @@ export function createEndpointView(): EndpointView {
 
   const showLinks = (record: EndpointRecord) => {
     route = record.path ?? record.name;
-    byId('endpoint-url').textContent = endpointUrl(route);
+    scheme = record.kind === 'websocket' ? (url) => url.replace(/^http/, 'ws') : (url) => url;
+    byId('endpoint-url').textContent = scheme(endpointUrl(route));
     tryIt.show(record);
     tryInBin.show(record);
     showCurl();
   };
 
   const close = () => {
+    connections.close();
     recentBins.reset([]);
     stopLog?.();
     stopLog = undefined;
@@ -140,6 +146,10 @@ export function createEndpointView(): EndpointView {
       showSource(record.source);
       stopLog = followLog(name, recentBins);
       show(true);
+      // A WebSocket or event-stream endpoint is tried with a client of its own: its connections instead.
+      const streamed = record.kind === 'websocket' || record.kind === 'sse';
+      byId('try-it').hidden = streamed;
+      if (streamed) connections.open(name);
     },
     close,
   };

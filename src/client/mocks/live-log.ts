@@ -8,6 +8,8 @@ const SHOWN = 100;
 
 /** Which answer a request got: `#2` (responses[1]) or `default`, then the status sent or the fault. */
 function answered(request: LoggedRequest): string {
+  const { socket } = request;
+  if (socket) return `connection ${socket.connection || 'all'} ${socket.event}${socket.code === undefined ? '' : ` ${socket.code}`}`;
   // An older server logs neither; say nothing rather than guess.
   if (request.response === undefined && request.status === undefined && request.fault === undefined) return '';
   const by = request.response === null || request.response === undefined ? 'default' : responseNumber(request.response);

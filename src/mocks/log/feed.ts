@@ -37,6 +37,7 @@ export type Summarize = (touched: ReadonlySet<string>, unmatched: boolean) => st
 export class RequestFeed {
   private streams: EventStreams | undefined;
   private ended = false;
+  private closers: (() => void)[] = [];
   /** While the server-wide stream has readers: the names touched since the last summary. */
   private summary: { timer: NodeJS.Timeout; touched: Set<string>; unmatched: boolean } | undefined;
 
@@ -104,12 +105,19 @@ export class RequestFeed {
     this.summary = summary;
   }
 
+  /** Calls `closer` at close(): what else holds connections open for the page's endpoints ends with the feed (WebSockets). */
+  onClose(closer: () => void): void {
+    if (this.ended) closer();
+    else this.closers.push(closer);
+  }
+
   /**
    * Ends every stream (shutdown): an open event stream would otherwise hold the server's close()
    * for its whole grace period.
    */
   close(): void {
     this.ended = true;
+    for (const closer of this.closers.splice(0)) closer();
     if (this.summary) clearInterval(this.summary.timer);
     this.summary = undefined;
     this.streams?.close();

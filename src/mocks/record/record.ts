@@ -75,15 +75,49 @@ export type ResponseRecord = {
   errors?: Record<string, unknown>[];
 };
 
+/** What an endpoint speaks; REST when absent. */
+export type EndpointKind = 'graphql' | 'websocket' | 'sse';
+
+/** A message a WebSocket endpoint sends: a string `data` as text, anything else as JSON; its strings are templates. */
+export type SocketMessage = { data: unknown; delay?: number };
+
+/** A reply to an incoming message that matches `when` (every part given; none: every message). */
+export type SocketReply = {
+  when?: { text?: string; contains?: string; body?: Record<string, unknown> };
+  data?: unknown;
+  delay?: number;
+  /** Closes the connection with this code after replying. */
+  close?: number;
+};
+
+/** The script of an endpoint of kind `websocket` (docs/mock-api.md, "WebSocket endpoints"). */
+export type SocketScript = {
+  onConnect?: SocketMessage[];
+  responses?: SocketReply[];
+  echo?: boolean;
+  every?: { ms: number; data: unknown };
+  close?: { code: number; after: number };
+};
+
+/** One event of an endpoint of kind `sse`; `delay` is counted from the event before. */
+export type StreamEvent = { event?: string; data: unknown; id?: string; delay?: number };
+
+/** The script of an endpoint of kind `sse` (docs/mock-api.md, "Event-stream endpoints"). */
+export type EventScript = { events: StreamEvent[]; loop?: boolean };
+
 /** What a caller may set on an endpoint. */
 export type MockInput = {
   name: string;
-  /** What the endpoint speaks; REST when absent. A GraphQL endpoint answers from `schema` and `mocks` (./validate-graphql.ts). */
-  kind?: 'graphql';
+  /** What the endpoint speaks; REST when absent. A GraphQL endpoint answers from `schema` and `mocks` (./validate-graphql.ts); WebSocket and event-stream ones follow their script (./stream-script.ts). */
+  kind?: EndpointKind;
   /** GraphQL endpoints only: the schema, in SDL. */
   schema?: string;
   /** GraphQL endpoints only: values by `Type` or `Type.field`, their strings templates. */
   mocks?: Record<string, unknown>;
+  /** With kind `websocket`: its script, given as top-level fields of the record. */
+  socket?: SocketScript;
+  /** With kind `sse`: its events, given as top-level fields of the record. */
+  stream?: EventScript;
   /** The route under /endpoint/, without leading or trailing slash; the name when absent. */
   path?: string;
   /** Upper-case, no repeats; every method when absent. */
@@ -137,7 +171,12 @@ export type Answered = {
   fault?: Fault;
   /** A GraphQL endpoint's request: the operation's name, when it has one (the page and `mock log` show it). */
   operationName?: string;
+  /** On a WebSocket or event-stream endpoint: which connection (numbered by the server; 0: a broadcast to all) and what happened on it. */
+  socket?: SocketEvent;
 };
+
+/** `open` and `close` (with its code) of a connection, a message `in` from the client or `out` to it. */
+export type SocketEvent = { connection: number; event: 'open' | 'in' | 'out' | 'close'; code?: number };
 
 /**
  * A callback the answer sent (docs/mock-api.md, "Callbacks"), as rendered. `status` and `ms` (from

@@ -23,6 +23,7 @@ import { checkGraphql } from './validate-graphql.js';
 import { checkResponses } from './validate-responses.js';
 import { checkMethods, checkPath } from './validate-route.js';
 import { checkScenarioName, checkScenarioUse, checkState } from './validate-scenario.js';
+import { checkKind, EVENT_FIELDS, parseStreamInput, refuseScriptFields, SOCKET_FIELDS } from './stream-script.js';
 
 export type ValidateOptions = {
   /** Upper bound for `delay`, in milliseconds. */
@@ -64,6 +65,8 @@ const FIELDS = [
   'kind',
   'schema',
   'mocks',
+  ...SOCKET_FIELDS.filter((field) => field !== 'responses'),
+  ...EVENT_FIELDS,
   // What a GET answer adds: set by the server and not stored, accepted so that answer can be PUT back.
   'success',
   'hits',
@@ -110,9 +113,13 @@ export function parseMockInput(body: unknown, options: ValidateOptions, urlName?
       throw bad('name', `name in the body ('${String(fields.name)}') differs from the name in the URL ('${urlName}')`);
     }
   }
-  if (fields.kind !== undefined || fields.schema !== undefined || fields.mocks !== undefined) {
-    return parseKind(fields, name, options);
+  const kind = fields.kind === undefined ? undefined : checkKind(fields.kind);
+  refuseScriptFields(fields, kind);
+  if (kind === 'websocket' || kind === 'sse') {
+    const path = fields.path === undefined ? undefined : checkPath(fields.path);
+    return parseStreamInput(fields, { name, ...(path && { path: path.path }) }, kind, options.maxDelay);
   }
+  if (kind === 'graphql' || fields.schema !== undefined || fields.mocks !== undefined) return parseKind(fields, name, options);
   const { maxDelay } = options;
   const input: MockInput = {
     name,

@@ -5,7 +5,7 @@ import type { Logger } from '../../server/logger.js';
 import { contentOf, mediaAnswer } from './media-choice.js';
 import { answerPreflight, jsonAnswer, notAllowed, notFound, plainAnswer, send } from './send.js';
 import { breakConnection, type Hangs } from './faults.js';
-import type { Fault } from '../record/record.js';
+import type { CallbackResult, Fault } from '../record/record.js';
 import { draw, later } from './delay.js';
 import type { RequestFeed } from '../log/feed.js';
 import type { ServeCollection } from './collection.js';
@@ -19,7 +19,6 @@ import { TemplateError } from '../templates/template.js';
 import { BIN_HEADER_KEY, parseBinClaim } from '../../shared/bin-claim.js';
 import { plannedResults, type CallbackSender } from '../callbacks/sender.js';
 import { answerThenCall, callbacksChanged } from './answer-callbacks.js';
-import type { CallbackResult } from '../record/record.js';
 import { answerGraphql } from './graphql.js';
 
 /** How the endpoint server hands requests to the proxy (proxy/): the ones no endpoint answers, and recordings of another query. */
@@ -49,6 +48,8 @@ export type ServeEndpointOptions = {
   check?: RequestCheck;
   /** --validate: check each endpoint with `expects` unless its record says `validate: false`. */
   validate?: boolean;
+  /** Answers WebSocket and event-stream endpoints (../streams/), saying whether it did. */
+  streams?: (req: IncomingMessage, res: ServerResponse, endpoint: Endpoint, params: Record<string, string>) => boolean;
 };
 
 /** A request refused by its check: the status, the JSON body, more of the head. */
@@ -250,6 +251,7 @@ export function createEndpointServer(options: ServeEndpointOptions): ServeEndpoi
       return readLoggedBody(req, (body, truncated) => logUnmatched(req, time, body, truncated, allow ? 405 : 404, refuse));
     }
     const { value: endpoint, params } = found;
+    if (endpoint.record.kind && options.streams?.(req, res, endpoint, params)) return;
     const time = isoNow();
     if (endpoint.record.collection && collection) {
       return collection.serve(req, res, endpoint.record, { id: params.id, nested: params.nested }, (body, truncated) => {

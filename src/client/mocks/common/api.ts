@@ -67,8 +67,8 @@ export type ResponseInput = {
 /** The record the page sends: optional fields only when set, exactly one of data, body and base64Body. */
 export type EndpointInput = {
   name: string;
-  /** A GraphQL endpoint's, with its schema (SDL) and mocks (docs/mock-api.md, "GraphQL"). */
-  kind?: 'graphql';
+  /** REST when absent; GraphQL with its schema (SDL) and mocks (docs/mock-api.md, "GraphQL"); a WebSocket or event-stream endpoint's record is a StreamInput. */
+  kind?: 'graphql' | 'websocket' | 'sse';
   schema?: string;
   mocks?: Record<string, unknown>;
   path?: string;
@@ -96,6 +96,9 @@ export type EndpointInput = {
   content?: unknown;
 };
 
+/** A WebSocket or event-stream endpoint: name, path, kind and its script's fields (docs/mock-api.md). */
+export type StreamInput = { name: string; path?: string; kind: 'websocket' | 'sse' } & Record<string, unknown>;
+
 export type EndpointRecord = EndpointInput & { hits: number; lastCall: string | null; url: string; source?: string };
 
 /** Why a watched file's last change was not applied (GET /api/sources). */
@@ -121,6 +124,8 @@ export type LoggedRequest = {
   callbacks?: { method: string; url: string; status?: number; ms?: number; error?: string }[];
   /** A GraphQL endpoint's request: its operation's name. */
   operationName?: string;
+  /** On a WebSocket or event-stream endpoint: which connection (0: a broadcast) and what happened on it. */
+  socket?: { connection: number; event: string; code?: number };
 };
 
 /** The server's error answer `{ success: false, message, field? }`, or a failure to reach it. */
@@ -202,11 +207,19 @@ export const listEndpoints = async (): Promise<EndpointSummary[]> =>
 export const getEndpoint = (name: string): Promise<EndpointRecord> => call('GET', `endpoint/${segment(name)}`);
 
 /** Creates only: a name in use is an ApiError on `name`. */
-export const addEndpoint = (input: EndpointInput): Promise<unknown> => call('PUT', 'endpoint/add', input);
+export const addEndpoint = (input: EndpointInput | StreamInput): Promise<unknown> => call('PUT', 'endpoint/add', input);
 
 /** Answers the record as stored. */
-export const replaceEndpoint = (input: EndpointInput): Promise<EndpointRecord> =>
+export const replaceEndpoint = (input: EndpointInput | StreamInput): Promise<EndpointRecord> =>
   call('PUT', `endpoint/${segment(input.name)}`, input);
+
+/** A WebSocket or event-stream endpoint's open connections. */
+export const listConnections = async (name: string): Promise<{ connection: number; ip: string; since: string }[]> =>
+  (await call<{ connections: { connection: number; ip: string; since: string }[] }>('GET', `endpoint/${segment(name)}/connections`)).connections;
+
+/** Sends `data` (a string as text) to every open connection; how many it reached. */
+export const broadcast = async (name: string, data: unknown): Promise<number> =>
+  (await call<{ sent: number }>('POST', `endpoint/${segment(name)}/broadcast`, { data })).sent;
 
 export const listSourceProblems = async (): Promise<SourceProblem[]> =>
   (await call<{ errors: SourceProblem[] }>('GET', 'sources')).errors;

@@ -1,4 +1,4 @@
-import { ApiError, PICKS, type EndpointInput, type EndpointRecord, type Pick } from '../common/api.js';
+import { ApiError, PICKS, type EndpointInput, type EndpointRecord, type Pick, type StreamInput } from '../common/api.js';
 import { createDelayField } from './delay-field.js';
 import { byId } from '../common/dom.js';
 import { createFaultField } from './fault-field.js';
@@ -10,9 +10,10 @@ import { createMethodsPicker } from './methods-picker.js';
 import { createResponsesEditor } from './responses-editor.js';
 import { createStatusField } from './status-field.js';
 import { jsonText, parseJsonText } from '../common/json-text.js';
+import { createScriptEditor } from './script-editor.js';
 
 /** Saves what the form holds; `existing` is the name being edited, undefined for a new endpoint. */
-export type SaveEndpoint = (input: EndpointInput, existing: string | undefined) => Promise<void>;
+export type SaveEndpoint = (input: EndpointInput | StreamInput, existing: string | undefined) => Promise<void>;
 
 export type EndpointForm = {
   /** The form for a new endpoint: empty, or started from `start` (a request no endpoint answered). */
@@ -62,14 +63,16 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
   const responses = createResponsesEditor(() => status.read());
   const graphql = createGraphqlFields();
 
-  const isData = () => kind.value === 'data';
-  const isGraphql = () => kind.value === 'graphql';
+  // A WebSocket or event-stream endpoint has a script instead of REST's answer: its data does not count.
+  const isData = () => kind.value === 'data' && script.kind() === undefined;
+  const isGraphql = () => kind.value === 'graphql' && script.kind() === undefined;
   const update = (state: JsonState) => {
     jsonState.textContent = state.valid ? 'valid' : `Line ${state.line}, column ${state.column}: ${state.message}`;
     jsonState.className = state.valid ? 'ok' : 'error';
     jsonState.hidden = !isData();
     saveButton.disabled = (isData() && !state.valid) || saving;
   };
+  const script = createScriptEditor(() => update(editor.state()));
   const editor = createJsonEditor(byId('data-editor'), update);
   const showKind = () => {
     byId('data-editor').hidden = !isData();
@@ -88,11 +91,12 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
     clearFieldErrors(form);
     error.textContent = message;
     error.hidden = false;
-    if (field !== undefined) showFieldError(form, field, message);
+    if (field !== undefined && !script.place(field)) showFieldError(form, field, message);
     if (field === 'schema') graphql.place(message);
   };
 
-  const read = (): EndpointInput => {
+  const read = (): EndpointInput | StreamInput => {
+    if (script.kind()) return script.read({ name: name.value.trim(), ...(path.value.trim() !== '' && { path: path.value.trim() }) });
     const input: EndpointInput = { name: name.value.trim(), statusCode: status.read()!, delay: delay.read()! };
     if (path.value.trim() !== '') input.path = path.value.trim();
     if (isGraphql()) return { ...graphql.read(), ...input };
@@ -161,6 +165,7 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
     callbacks.value = record.callbacks === undefined ? '' : jsonText(record.callbacks);
     // Tall enough to read a callback or two whole; the box scrolls past that.
     callbacks.rows = Math.min(14, Math.max(3, callbacks.value.split('\n').length));
+    script.fill(record);
     showKind();
     error.hidden = true;
     saved.textContent = '';
