@@ -119,7 +119,7 @@ export function parseMockInput(body: unknown, options: ValidateOptions, urlName?
     const path = fields.path === undefined ? undefined : checkPath(fields.path);
     return parseStreamInput(fields, { name, ...(path && { path: path.path }) }, kind, options.maxDelay);
   }
-  if (kind === 'graphql' || fields.schema !== undefined || fields.mocks !== undefined) return parseKind(fields, name, options);
+  if (kind === 'graphql' || fields.schema !== undefined || fields.mocks !== undefined) return parseGraphqlInput(fields, name, options);
   const { maxDelay } = options;
   const input: MockInput = {
     name,
@@ -155,10 +155,9 @@ export function parseMockInput(body: unknown, options: ValidateOptions, urlName?
   return input;
 }
 
-/** An endpoint of another kind than REST: its name, path, status and delay as for any, the rest by its kind. */
-function parseKind(fields: Record<string, unknown>, name: string, { maxDelay }: ValidateOptions): MockInput {
+/** A GraphQL endpoint: its name, path, status and delay as for any, the rest by ./validate-graphql.ts. */
+function parseGraphqlInput(fields: Record<string, unknown>, name: string, { maxDelay }: ValidateOptions): MockInput {
   if (fields.kind === undefined) throw bad('kind', 'schema and mocks need "kind": "graphql"');
-  if (fields.kind !== 'graphql') throw bad('kind', "kind must be 'graphql', or absent for a REST endpoint");
   const base: MockInput = {
     name,
     statusCode: fields.statusCode === undefined ? 200 : checkStatus(fields.statusCode, 'statusCode'),

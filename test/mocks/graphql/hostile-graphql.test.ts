@@ -27,7 +27,7 @@ describe('GraphQL endpoints against hostile input', () => {
       ['a mocks key naming no field', { schema: SDL, mocks: { 'User.nmae': 'x' } }, 'mocks.User.nmae', "mocks.User.nmae: the schema has no object type field 'User.nmae'"],
       ['a mocks template that does not compile', { schema: SDL, mocks: { 'User.name': '{{#each}}' } }, 'mocks.User.name', /^template error: mocks\.User\.name: Parse error/],
       ['a REST field', { schema: SDL, data: {} }, 'data', "a graphql endpoint does not take 'data': it takes name, kind, path, schema, mocks, responses, statusCode, delay"],
-      ['another kind', { kind: 'soap', schema: SDL }, 'kind', "kind must be 'graphql', or absent for a REST endpoint"],
+      ['another kind', { kind: 'soap', schema: SDL }, 'kind', 'kind must be one of graphql, websocket, sse (none: REST)'],
       ['a response without errors or data', { schema: SDL, responses: [{ when: { operationName: 'A' } }] }, 'responses[0]', 'responses[0] needs errors or data (or both)'],
       ['errors without a message', { schema: SDL, responses: [{ errors: [{ msg: 'x' }] }] }, 'responses[0].errors[0]', 'responses[0].errors must be a non-empty list of objects, each with a message string'],
       ['a schema over 512 KiB', { schema: `type Query { a: Int }\n#${'x'.repeat(512 * 1024)}` }, 'schema', 'schema: the schema is longer than 524288 characters'],
