@@ -17,10 +17,17 @@ export const delayText = (delay: Delay): string =>
 
 const hitsText = (hits: number) => `${hits} hit${hits === 1 ? '' : 's'}`;
 
-/** Method badges: `GET POST`, or `ALL` for an endpoint that takes every method. */
-function verbs(methods: string[] | null): HTMLElement[] {
-  return (methods ?? ['ALL']).map((method) => el('span', { class: `verb ${method.toLowerCase()}` }, method));
+const KIND_BADGES = { graphql: 'GQL', websocket: 'WS', sse: 'SSE' } as const;
+
+/** Method badges: `GET POST`, or `ALL` for an endpoint that takes every method; the kind for another than REST. */
+function verbs(endpoint: EndpointSummary): HTMLElement[] {
+  if (endpoint.kind) return [el('span', { class: `verb kind ${endpoint.kind}`, title: endpoint.kind }, KIND_BADGES[endpoint.kind])];
+  return (endpoint.methods ?? ['ALL']).map((method) => el('span', { class: `verb ${method.toLowerCase()}` }, method));
 }
+
+/** A WebSocket or event stream answers with its script, not a status. */
+const statusText = (endpoint: EndpointSummary) =>
+  endpoint.kind === 'websocket' || endpoint.kind === 'sse' ? '' : `${endpoint.statusCode} · `;
 
 /**
  * The endpoints: the sidebar's list (always there, the open one marked) and the overview table of
@@ -49,12 +56,12 @@ export function createListView(): ListView {
     const link = el(
       'a',
       { href: href(endpoint), 'data-name': endpoint.name },
-      ...verbs(endpoint.methods),
+      ...verbs(endpoint),
       el('span', { class: 'name' }, endpoint.name),
       ...sourceBadge(endpoint.source),
       // An older server sends no path: the name is the path.
       el('span', { class: 'route' }, `/${endpoint.path ?? endpoint.name}`),
-      el('span', { class: 'stats' }, `${endpoint.statusCode} · ${hitsText(endpoint.hits)} · ${age(endpoint.lastCall)}`),
+      el('span', { class: 'stats' }, `${statusText(endpoint)}${hitsText(endpoint.hits)} · ${age(endpoint.lastCall)}`),
     );
     if (endpoint.name === selected) link.setAttribute('aria-current', 'page');
     const title = lastCallTitle(endpoint);
@@ -68,8 +75,8 @@ export function createListView(): ListView {
       {},
       cell('Name', el('span', {}, el('a', { href: href(endpoint) }, endpoint.name), ...sourceBadge(endpoint.source))),
       cell('Path', el('code', {}, `/${endpoint.path ?? endpoint.name}`)),
-      cell('Methods', endpoint.methods?.join(' ') ?? 'all'),
-      cell('Status', String(endpoint.statusCode)),
+      cell('Methods', endpoint.kind ? KIND_BADGES[endpoint.kind] : (endpoint.methods?.join(' ') ?? 'all')),
+      cell('Status', statusText(endpoint).replace(' · ', '') || '–'),
       cell('Delay (ms)', delayText(endpoint.delay)),
       cell('Hits', String(endpoint.hits)),
       cell('Last call', age(endpoint.lastCall), lastCallTitle(endpoint)),

@@ -139,7 +139,10 @@ export function createTryIt(): TryIt {
         paramsBox.append(el('label', {}, label, input));
         params.set(segment.name, input);
       }
-      method.replaceChildren(...(record.methods ?? METHODS).map((one) => el('option', {}, one)));
+      // A GraphQL endpoint is called with a query: POST first, a query every schema answers to start from.
+      const graphql = record.kind === 'graphql';
+      method.replaceChildren(...(graphql ? ['POST', 'GET'] : (record.methods ?? METHODS)).map((one) => el('option', {}, one)));
+      if (graphql) body.value = '{ "query": "{ __typename }" }';
       query.fill([]);
       headers.fill([]);
       showBody();

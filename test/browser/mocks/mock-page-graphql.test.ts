@@ -22,8 +22,13 @@ describe('the mock page: GraphQL endpoints', function () {
   it('saves a schema from the SDL box, putting the cursor where the server says it goes wrong', async () => {
     await t.page.goto(`${server.url}/static/#new`);
     await t.page.fill('#name', 'api');
-    await t.page.selectOption('#payload-kind', 'graphql');
+    await t.page.selectOption('#endpoint-kind', 'graphql');
     expect(await t.page.isHidden('#responses-section')).to.equal(true);
+    // Only what a GraphQL endpoint takes is shown: REST's methods, faults, headers and answer are not.
+    for (const rest of ['#methods-slot', '#fault-field', '#headers-slot', '#payload-kind', '#callbacks']) {
+      expect(await t.page.isHidden(rest), rest).to.equal(true);
+    }
+    expect(await t.page.isVisible('#status-slot')).to.equal(true);
     const broken = 'type Query {\n  me: User\n}\ntype User { id: ID! name: Strin }';
     await t.page.fill('#schema', broken);
     await t.page.click('#save');
@@ -44,7 +49,7 @@ describe('the mock page: GraphQL endpoints', function () {
   it('shows a GraphQL endpoint in the form and its requests by operation name', async () => {
     await server.putJson('/api/endpoint/shop', { kind: 'graphql', schema: 'type Query { hello: String }', mocks: { 'Query.hello': 'hi' } });
     await openEndpoint(t.page, server.url, 'shop');
-    expect(await t.page.inputValue('#payload-kind')).to.equal('graphql');
+    expect(await t.page.inputValue('#endpoint-kind')).to.equal('graphql');
     expect(await t.page.inputValue('#schema')).to.equal('type Query { hello: String }');
     await server.fetch('/endpoint/shop', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": "query Hello { hello }"}' });
     const entry = t.page.locator('#requests li', { hasText: 'Hello' });

@@ -49,7 +49,8 @@ describe('the mock page: WebSocket and event-stream endpoints', function () {
     await t.page.fill('#broadcast-text', 'from the page');
     await t.page.click('#broadcast');
     expect(await socket.next()).to.equal('from the page');
-    expect(await t.page.locator('#broadcast-state').innerText()).to.equal('Sent to 1 open connection');
+    // The socket may have the message before the page has the API's answer: wait for the page's words.
+    await t.page.locator('#broadcast-state', { hasText: /^Sent to 1 open connection$/ }).waitFor();
     await t.page.locator('#requests li', { hasText: 'connection all out' }).waitFor();
     expect(await t.page.locator('#requests li', { hasText: 'open' }).count()).to.be.at.least(1);
     // The script shown is the record's.

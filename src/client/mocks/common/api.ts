@@ -30,6 +30,8 @@ export type EndpointSummary = {
   updated: string;
   /** `file:<path>` when a watched file holds it (serve-mocks --dir); the API cannot change it then. */
   source?: string;
+  /** REST when absent. */
+  kind?: 'graphql' | 'websocket' | 'sse';
 };
 
 /** All given parts must match a request. */

@@ -63,9 +63,11 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
   const responses = createResponsesEditor(() => status.read());
   const graphql = createGraphqlFields();
 
-  // A WebSocket or event-stream endpoint has a script instead of REST's answer: its data does not count.
-  const isData = () => kind.value === 'data' && script.kind() === undefined;
-  const isGraphql = () => kind.value === 'graphql' && script.kind() === undefined;
+  // The Kind picker: a WebSocket or event-stream endpoint has a script instead of REST's answer, a
+  // GraphQL one its schema; REST's data does not count for either.
+  const endpointKind = byId<HTMLSelectElement>('endpoint-kind');
+  const isGraphql = () => endpointKind.value === 'graphql';
+  const isData = () => kind.value === 'data' && script.kind() === undefined && !isGraphql();
   const update = (state: JsonState) => {
     jsonState.textContent = state.valid ? 'valid' : `Line ${state.line}, column ${state.column}: ${state.message}`;
     jsonState.className = state.valid ? 'ok' : 'error';
@@ -80,12 +82,16 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
     // One box for text and base64: a refusal names the field it holds now.
     body.dataset.field = kind.value === 'base64Body' ? 'base64Body' : 'body';
     body.setAttribute('aria-label', kind.value === 'base64Body' ? 'Bytes in base64' : 'Text body');
-    // A GraphQL endpoint answers from its schema: its responses are its own, in the GraphQL fields.
+    // A GraphQL endpoint answers from its schema, with a status and a delay: REST's other fields
+    // (methods, templates, faults, headers, callbacks, its answer and responses) are not its.
+    byId('rest-only').hidden = isGraphql();
+    byId('fault-field').hidden = isGraphql();
     byId('graphql-fields').hidden = !isGraphql();
     byId('responses-section').hidden = isGraphql();
     update(editor.state());
   };
   kind.addEventListener('change', showKind);
+  endpointKind.addEventListener('change', showKind);
 
   const showError = (message: string, field?: string) => {
     clearFieldErrors(form);
@@ -154,7 +160,7 @@ export function createEndpointForm(save: SaveEndpoint): EndpointForm {
     template.checked = record.template === true;
     collection.checked = record.collection === true;
     headers.fill(Object.entries(record.headers ?? {}));
-    kind.value = record.kind === 'graphql' ? 'graphql' : record.base64Body !== undefined ? 'base64Body' : record.body === undefined ? 'data' : 'body';
+    kind.value = record.base64Body !== undefined ? 'base64Body' : record.body === undefined ? 'data' : 'body';
     graphql.fill(record);
     body.value = record.body ?? record.base64Body ?? '';
     editor.setText(record.data === undefined ? '{\n  \n}' : JSON.stringify(record.data, null, 2));

@@ -15,7 +15,7 @@ export type GraphqlFields = {
 
 /**
  * The SDL box and the GraphQL endpoint's mocks and responses (as JSON text), in #graphql-fields,
- * shown when the form's answer is "GraphQL schema". The schema is checked where it is saved, by the
+ * shown when the form's Kind is GraphQL. The schema is checked where it is saved, by the
  * server's own graphql package, so its errors are placed from the answer rather than checked twice.
  */
 export function createGraphqlFields(): GraphqlFields {

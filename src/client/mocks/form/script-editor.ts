@@ -62,7 +62,8 @@ export function createScriptEditor(onChange: () => void): ScriptEditor {
     },
     fill(record) {
       const chosen = record.kind === 'websocket' || record.kind === 'sse' ? record.kind : undefined;
-      select.value = chosen ?? '';
+      // GraphQL is a kind of the picker too, whose fields are the form's (./graphql-fields.ts).
+      select.value = chosen ?? (record.kind === 'graphql' ? 'graphql' : '');
       const script = chosen ? Object.fromEntries(SCRIPTS[chosen].fields.filter((field) => record[field] !== undefined).map((field) => [field, record[field]])) : {};
       text.value = chosen ? JSON.stringify(script, null, 2) : '';
       text.rows = Math.min(24, Math.max(6, text.value.split('\n').length));
