@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { MemoryAccount } from '../../gates/memory-budget.js';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { createRequire } from 'node:module';
+import type { WebSocket, WebSocketServer } from 'ws';
 import { allows, originPolicy } from '../../http/origins.js';
 import { isUpgrade, takeUpgrade } from '../../server/upgrade.js';
 import { clientIp, isoNow } from '../log/request-log.js';
@@ -38,8 +39,13 @@ const OWN_PAGES = originPolicy([], { loopback: false });
 export function createSockets(options: SocketOptions) {
   const { connections, log } = options;
   const { limits } = connections;
-  // No compression: a small deflated frame could inflate to many times the message limit's work.
-  const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes, clientTracking: false, perMessageDeflate: false });
+  // Made with the first handshake: a server without WebSocket endpoints never loads `ws` (bench/README.md,
+  // start-up). No compression: a small deflated frame could inflate to many times the message limit's work.
+  let wss: WebSocketServer | undefined;
+  const server = () => {
+    const { WebSocketServer: Server } = createRequire(import.meta.url)('ws') as typeof import('ws');
+    return new Server({ noServer: true, maxPayload: limits.maxMessageBytes, clientTracking: false, perMessageDeflate: false });
+  };
   const compiled = new WeakMap<Endpoint, CompiledSocket>();
 
   return function accept(req: IncomingMessage, res: ServerResponse, endpoint: Endpoint, params: Record<string, string>): void {
@@ -64,7 +70,7 @@ export function createSockets(options: SocketOptions) {
     if (!ready) compiled.set(endpoint, (ready = compileSocket(script!)));
     const { socket, head } = takeUpgrade(req, res)!;
     const base = requestInput(req, params, '');
-    wss.handleUpgrade(req, socket, head, (ws) => opened(ws, socket, req, endpoint, ip, ready, base));
+    (wss ??= server()).handleUpgrade(req, socket, head, (ws) => opened(ws, socket, req, endpoint, ip, ready, base));
   };
 
   function opened(
