@@ -6,7 +6,7 @@ import { printTable } from './lib.js';
 
 // BENCH_ONLY=bins, =mocks or =routes runs one group.
 const only = process.env.BENCH_ONLY;
-const names = ['mocks', 'routes', 'bins', 'joint', 'list', 'dir', 'cluster', 'startup', 'node-api'].filter((name) => !only || name === only);
+const names = ['mocks', 'routes', 'bins', 'joint', 'list', 'dir', 'cluster', 'startup', 'node-api', 'prism'].filter((name) => !only || name === only);
 const groups = await Promise.all(names.map((name) => import(`./${name}.js`)));
 
 // The load average before and after: figures from a busy machine are read with that in mind.

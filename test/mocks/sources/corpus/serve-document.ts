@@ -49,7 +49,7 @@ export async function serveDocument(file: string): Promise<ServedDocument> {
         const queue = [...operations];
         const worker = async () => {
           for (let op = queue.shift(); op; op = queue.shift()) {
-            const miss = await ask(server.url, op);
+            const miss = await askOperation(`${server.url}/endpoint`, op);
             if (miss !== undefined) misses.set(op.label, miss);
           }
         };
@@ -67,13 +67,17 @@ export async function serveDocument(file: string): Promise<ServedDocument> {
   }
 }
 
-/** Undefined when the operation answers its status with a body its own schema or examples allow. */
-async function ask(base: string, op: CorpusOperation): Promise<string | undefined> {
+/**
+ * Undefined when the operation answers its status with a body its own schema or examples allow;
+ * `base` is where operation paths start (`…/endpoint` here; a server's root for Prism, bench/prism.js),
+ * `headers` what every request carries (credentials, for a server that checks them).
+ */
+export async function askOperation(base: string, op: CorpusOperation, headers: Record<string, string> = {}): Promise<string | undefined> {
   let res: Response;
   try {
     // A `?` or `#` in a path key is part of the path: sent percent-encoded (docs/mock-api.md).
     const path = encodeURI(op.url).replaceAll('?', '%3F').replaceAll('#', '%23');
-    res = await fetch(`${base}/endpoint${path}`, { method: op.method });
+    res = await fetch(`${base}${path}`, { method: op.method, headers });
   } catch (err) {
     return `no answer: ${(err as Error).message}`;
   }
@@ -94,7 +98,7 @@ async function ask(base: string, op: CorpusOperation): Promise<string | undefine
 }
 
 /** The process's peak resident set (VmHWM) and the CPU time it has spent, from Linux's /proc. */
-function usageOf(pid: number): { peakMb: number; cpuMs: number } {
+export function usageOf(pid: number): { peakMb: number; cpuMs: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   // Fields 14 and 15 of /proc/PID/stat, counted after the command name's closing parenthesis.
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
