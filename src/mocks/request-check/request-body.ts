@@ -1,5 +1,7 @@
 import type { ExpectedBody } from '../record/expects/expects.js';
 import type { Problem } from './problems.js';
+// A form's fields as a query's: a null prototype (a field named `constructor` is only a field), a repeated name a list.
+import { parseQuery } from '../serve/request-input.js';
 
 /**
  * The documented media type a body's Content-Type falls under (`content`'s key: the type itself,
@@ -27,23 +29,11 @@ export function bodyType(
  */
 export function parsedBody(header: string | undefined, body: string): { value: unknown } | { problem: Problem } {
   const essence = (header ?? '').split(';')[0]!.trim().toLowerCase();
-  if (essence === 'application/x-www-form-urlencoded') return { value: formFields(body) };
+  if (essence === 'application/x-www-form-urlencoded') return { value: parseQuery(body) };
   if (!/^application\/(.+\+)?json$/.test(essence)) return { value: undefined };
   try {
     return { value: JSON.parse(body) };
   } catch (err) {
     return { problem: { in: 'body', path: '', rule: 'json', expected: 'JSON', message: `the body is not JSON: ${(err as Error).message}` } };
   }
-}
-
-/** A form's fields, without a prototype (a field named `constructor` is only a field). */
-function formFields(body: string): Record<string, unknown> {
-  const fields: Record<string, unknown> = Object.create(null);
-  for (const [name, value] of new URLSearchParams(body)) {
-    const had = fields[name];
-    if (had === undefined) fields[name] = value;
-    else if (Array.isArray(had)) had.push(value);
-    else fields[name] = [had, value];
-  }
-  return fields;
 }

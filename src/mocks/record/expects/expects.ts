@@ -1,5 +1,5 @@
 import { HttpError } from '../../../http/errors.js';
-import { isJsonObject } from '../../../http/json-body.js';
+import { isJsonObject, nestedDeeperThan } from '../../../http/json-body.js';
 
 /**
  * What an endpoint expects of a request (docs/mock-api.md, "Request validation"): its parameters,
@@ -122,16 +122,10 @@ function checkSecurity(value: unknown, field: string): Credential[][] {
   );
 }
 
-/** A schema: a JSON object nested at most MAX_SCHEMA_DEPTH deep (checked without recursion). */
+/** A schema: a JSON object nested at most MAX_SCHEMA_DEPTH deep. */
 function checkSchema(value: unknown, field: string): Record<string, unknown> {
   if (!isJsonObject(value)) throw bad(field, `${field} must be a JSON Schema object`);
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (typeof node !== 'object' || node === null) continue;
-    if (depth > MAX_SCHEMA_DEPTH) throw bad(field, `${field} is nested deeper than ${MAX_SCHEMA_DEPTH} levels`);
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
-  }
+  if (nestedDeeperThan(value, MAX_SCHEMA_DEPTH)) throw bad(field, `${field} is nested deeper than ${MAX_SCHEMA_DEPTH} levels`);
   return value;
 }
 

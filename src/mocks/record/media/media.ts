@@ -1,5 +1,5 @@
 import { HttpError } from '../../../http/errors.js';
-import { isJsonObject } from '../../../http/json-body.js';
+import { isJsonObject, nestedDeeperThan } from '../../../http/json-body.js';
 
 /**
  * One media type an answer can be sent as (docs/mock-api.md, "Media types and named examples"):
@@ -66,13 +66,7 @@ function checkSchema(value: unknown, field: string): Record<string, unknown> {
     throw bad(field, `${field} is nested too deeply`);
   }
   if (text.length > MAX_SAMPLED_SCHEMA_BYTES) throw bad(field, `${field} is longer than ${MAX_SAMPLED_SCHEMA_BYTES} characters of JSON`);
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (typeof node !== 'object' || node === null) continue;
-    if (depth > MAX_SCHEMA_DEPTH) throw bad(field, `${field} is nested deeper than ${MAX_SCHEMA_DEPTH} levels`);
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
-  }
+  if (nestedDeeperThan(value, MAX_SCHEMA_DEPTH)) throw bad(field, `${field} is nested deeper than ${MAX_SCHEMA_DEPTH} levels`);
   return value;
 }
 
