@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientError, HttpError } from '../../http/errors.js';
 import { hasBody } from '../../http/read-body.js';
+import { parseForm } from '../../http/form.js';
 import type { Logger } from '../../server/logger.js';
 import { findJsonError, lineColumn } from '../../shared/json-check.js';
 import { buildHead } from './answer-head.js';
@@ -99,7 +100,7 @@ export function createCollectionServer(options: CollectionServerOptions): ServeC
         if (tooLarge) throw new HttpError(413, `request body too large (the limit is ${maxBody} bytes)`);
         const callback = reading ? jsonpCallback(query.callback) : undefined;
         let id = path.id === undefined ? undefined : decoded(path.id);
-        let body = text === '' ? undefined : isForm(req.headers['content-type']) ? parseQuery(text) : parseJson(text);
+        let body = text === '' ? undefined : isForm(req.headers['content-type']) ? parseForm(text) : parseJson(text);
         if (path.nested !== undefined) {
           // json-server 0.17's nested routes: GET /posts/1/comments is GET /comments?postId=1, and a POST
           // there gets `postId: "1"` (the path's text, as json-server sets it).
@@ -166,7 +167,8 @@ export function createCollectionServer(options: CollectionServerOptions): ServeC
 
 /**
  * An HTML form's body (`a=1&b=x`): json-server 0.17 takes it as an object of texts, a repeated name a
- * list, as Express's urlencoded parser without `extended` does.
+ * list, as Express's urlencoded parser without `extended` does; read by the project's one form parser
+ * (../../http/form.ts), whose 1,000-field bound is that parser's too.
  */
 function isForm(type: string | undefined): boolean {
   return type !== undefined && type.split(';', 1)[0]!.trim().toLowerCase() === 'application/x-www-form-urlencoded';

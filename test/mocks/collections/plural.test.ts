@@ -125,6 +125,11 @@ describe('collections: items without ids (json-server 0.17 serves them)', () => 
     // A form to a nested route gets the parent's key, as a JSON body does.
     const comment = await form('POST', 'posts/1/comments', 'body=hi');
     expect(await comment.json()).to.deep.include({ body: 'hi', postId: '1' });
+    // Bounded as json-server's parser is (1,000 fields), and a broken escape is said, storing nothing.
+    const many = await form('POST', 'posts', Array.from({ length: 1001 }, (_, i) => `f${i}=x`).join('&'));
+    expect(many.status).to.equal(413);
+    expect((await form('POST', 'posts', 'body=%E0%A4%A')).status).to.equal(400);
+    expect(((await (await running.server.fetch('/endpoint/posts')).json()) as unknown[]).length).to.equal(3); // the two seeded and the form's
   });
 });
 
