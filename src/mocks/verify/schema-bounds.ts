@@ -1,5 +1,5 @@
 import { HttpError } from '../../http/errors.js';
-import { isJsonObject } from '../../http/json-body.js';
+import { isJsonObject, nestedDeeperThan } from '../../http/json-body.js';
 
 /**
  * A `bodySchema` is anyone's (the mock API takes no key), and ajv trusts schemas as it trusts code
@@ -14,21 +14,9 @@ export const MAX_SCHEMA_DEPTH = 16;
 /** The schema of a verification's `bodySchema`: a JSON object within the bounds; a 400 naming the bound otherwise. */
 export function parseBodySchema(value: unknown): Record<string, unknown> {
   if (!isJsonObject(value)) throw refused('bodySchema must be a JSON Schema object');
-  if (deeperThan(value, MAX_SCHEMA_DEPTH)) throw refused(`bodySchema is nested deeper than ${MAX_SCHEMA_DEPTH} levels`);
+  if (nestedDeeperThan(value, MAX_SCHEMA_DEPTH)) throw refused(`bodySchema is nested deeper than ${MAX_SCHEMA_DEPTH} levels`);
   if (JSON.stringify(value).length > MAX_SCHEMA_BYTES) throw refused(`bodySchema is longer than ${MAX_SCHEMA_BYTES} characters of JSON`);
   return value;
-}
-
-/** Whether objects and arrays nest more than `limit` deep; walked without recursion, stopping at the limit. */
-function deeperThan(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (typeof node !== 'object' || node === null) continue;
-    if (depth > limit) return true;
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
-  }
-  return false;
 }
 
 function refused(message: string): HttpError {
