@@ -109,6 +109,21 @@ describe('searching and adding libraries in the editor, in Chromium', () => {
     expect(await note.isVisible()).to.equal(true);
   });
 
+  // The CI run that failed: text typed before the toggle event's task came was wiped by it. Here the click and
+  // the typing share one task, so the toggle event always comes after the text, as on a busy page.
+  it('keeps what is typed at once after the click that opens it', async () => {
+    await t.page.goto(server.url + '/');
+    await t.page.evaluate(() => {
+      document.getElementById('add-library')!.click();
+      const box = document.getElementById('library-search') as HTMLInputElement;
+      box.value = 'http://example.test/a.js';
+      box.dispatchEvent(new Event('input'));
+    });
+    await t.page.waitForFunction(() => document.activeElement?.id === 'library-search');
+    expect(await search().inputValue()).to.equal('http://example.test/a.js');
+    expect(await t.page.locator('#library-empty').innerText()).to.equal('Only https:// addresses can be added.');
+  });
+
   it('starts afresh each time it opens', async () => {
     await open();
     await t.page.keyboard.type('vue');

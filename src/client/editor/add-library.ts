@@ -88,11 +88,16 @@ export function wireAddLibrary(panes: CodePanes): void {
       if (chosen) add(chosen.library);
     }
   });
-  // The popover opens in the top layer, under its button and inside the window; it starts afresh each time.
-  menu.addEventListener('toggle', (event) => {
+  // It starts afresh each time it opens. On beforetoggle, which runs within the click that opens it: the
+  // toggle event comes a task later, when text typed at once (input runs first on a busy page) would be wiped.
+  menu.addEventListener('beforetoggle', (event) => {
     if ((event as ToggleEvent).newState !== 'open') return;
     search.value = '';
     render();
+  });
+  // The popover opens in the top layer, under its button and inside the window.
+  menu.addEventListener('toggle', (event) => {
+    if ((event as ToggleEvent).newState !== 'open') return;
     placeMenu(menu, button);
     search.focus();
   });
