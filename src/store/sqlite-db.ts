@@ -16,6 +16,8 @@ export type SqliteDb = {
   prepare(sql: string): Prepared;
   /** Runs one statement once (schema, migration): prepared and finalised by SQLite itself. */
   query(sql: string, ...params: unknown[]): Promise<Row[]>;
+  /** Runs statements separated by `;` in one call (one threadpool job), no parameters, no rows. */
+  exec(sql: string): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -35,10 +37,9 @@ export async function openDataFileDb(file: string, options: { lock?: boolean } =
     throw new DataFileError(`cannot open the data file ${path} as SQLite: ${reason(err)}`);
   }
   try {
-    // As sqlite.ts does: readers never wait for the writer, and a commit is one append.
-    await db.query('PRAGMA journal_mode=WAL');
-    // Reads the schema: a file that is not SQLite fails here.
-    await db.query('SELECT 1 FROM sqlite_master LIMIT 1');
+    // As sqlite.ts does: readers never wait for the writer, and a commit is one append. Then the schema
+    // is read: a file that is not SQLite fails here.
+    await db.exec('PRAGMA journal_mode=WAL; SELECT 1 FROM sqlite_master LIMIT 1');
   } catch (err) {
     await db.close().catch(() => {});
     unlock();
@@ -89,6 +90,7 @@ export async function openSqliteDb(file: string): Promise<SqliteDb> {
       };
     },
     query,
+    exec: (sql) => new Promise((resolve, reject) => db.exec(sql, (err) => (err ? reject(err) : resolve()))),
     close() {
       // sqlite3_close refuses a connection whose statements are not finalised.
       closed ??= (async () => {

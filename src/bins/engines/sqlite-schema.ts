@@ -1,4 +1,4 @@
-import { preparePart, type Query } from '../../store/schema-part.js';
+import { transaction, type Query, type SchemaPart } from '../../store/schema-part.js';
 import { listing } from './listing.js';
 
 /** The failure of a conditional write (engine.ts) whose condition no longer held. */
@@ -66,31 +66,22 @@ const oldHeads = (key: string) => `${oldRows(key)} AND ${key} NOT GLOB 'bins:*/*
 const BATCH = 1000;
 
 /**
- * Makes the file's bin tables ready (schema part `bins`): creates them, and moves bins an earlier
+ * The file's bin tables (schema part `bins`): creates them, and moves bins an earlier
  * release kept as Keyv records (`bins:<bin>` heads, `bins:<bin>/<rev>` revisions) into them, all in
  * one transaction with the old rows' deletion, so a crash leaves the old layout whole. Revisions
  * above their head (a delete cut short) are not moved. Nothing scans the tables on a later start.
  */
-export async function prepareBinTables(query: Query, file: string): Promise<void> {
-  await preparePart(query, file, {
-    part: 'bins',
-    version: 2,
-    what: 'the bins',
-    create: async () => {
-      await query('BEGIN IMMEDIATE');
-      try {
-        for (const sql of SCHEMA) await query(sql);
-        const [keyv] = await query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'keyv'");
-        const [old] = keyv ? await query(`SELECT 1 FROM keyv WHERE ${oldRows('key')} LIMIT 1`) : [];
-        if (old) await migrate(query);
-        await query('COMMIT');
-      } catch (err) {
-        await query('ROLLBACK');
-        throw err;
-      }
-    },
-  });
-}
+export const BIN_PART: SchemaPart = {
+  part: 'bins',
+  version: 2,
+  what: 'the bins',
+  create: async (db) => {
+    const [keyv] = await db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'keyv'");
+    const [old] = keyv ? await db.query(`SELECT 1 FROM keyv WHERE ${oldRows('key')} LIMIT 1`) : [];
+    // Nothing but an earlier release writes the old rows, and this server holds the file's lock.
+    await transaction(db, SCHEMA, old ? () => migrate(db.query) : undefined);
+  },
+};
 
 async function migrate(query: Query): Promise<void> {
   const head = (name: string) => `h.value ->> '$.value.${name}'`;

@@ -1,7 +1,8 @@
 import { openSqliteDb, type SqliteDb } from '../../store/sqlite-db.js';
+import { prepareParts } from '../../store/schema-part.js';
 import type { BinEngine, Head, TemplateRecord } from './engine.js';
 import { HEAD_COLUMNS as HEAD, REVISION_COLUMNS as REVISION, revisionsByBin, toBinRow, toHead, toRevision } from './rows.js';
-import { MOVED, prepareBinTables } from './sqlite-schema.js';
+import { BIN_PART, MOVED } from './sqlite-schema.js';
 import { DEFAULT_SORT, type Sort } from './listing.js';
 
 /**
@@ -13,7 +14,7 @@ import { DEFAULT_SORT, type Sort } from './listing.js';
 export async function openSqliteBins(file: string, template: TemplateRecord): Promise<BinEngine> {
   const db = await openSqliteDb(file);
   try {
-    await prepareBinTables(db.query, file);
+    await prepareParts(db, file, [BIN_PART]);
   } catch (err) {
     await db.close();
     throw err;

@@ -1,4 +1,4 @@
-import { preparePart, type Query } from '../../store/schema-part.js';
+import { transaction, type SchemaDb, type SchemaPart } from '../../store/schema-part.js';
 
 /**
  * The mocks' own tables, each set a schema part of its own. A stats save or forget is one INSERT into
@@ -12,37 +12,31 @@ const ENDPOINTS = 'CREATE TABLE IF NOT EXISTS mock_endpoints (name TEXT PRIMARY 
 /** Keyv's rows of the records an earlier release kept (`mocks:endpoint:<name>`, `{"value": record}`). */
 const OLD_ROWS = "key >= 'mocks:endpoint:' AND key < 'mocks:endpoint;'";
 
+/** Moves the old rows' records in; the old store skipped a row without a record name: so does the move. */
+const MOVE_OLD_ROWS = `INSERT OR REPLACE INTO mock_endpoints (name, record) SELECT substr(key, ${'mocks:endpoint:'.length + 1}),
+  value -> '$.value' FROM keyv WHERE ${OLD_ROWS} AND value ->> '$.value.name' IS NOT NULL`;
+
 /**
- * Makes the endpoint table ready (schema part `mock-endpoints`), and moves records an earlier release
- * kept as Keyv rows into it, in one transaction with the old rows' deletion, so a crash leaves the old
- * layout whole. Runs before anything else uses the connection. Keyv's table stays: the bins may share it.
+ * The endpoint table (schema part `mock-endpoints`), with the records an earlier release kept as Keyv
+ * rows moved into it in one transaction with the old rows' deletion, so a crash leaves the old layout
+ * whole. Keyv's table stays: the bins may share it.
  */
-export async function prepareEndpointTable(query: Query, file: string): Promise<void> {
-  await preparePart(query, file, {
-    part: 'mock-endpoints',
-    version: 1,
-    what: 'the endpoints',
-    create: async () => {
-      await query('BEGIN IMMEDIATE');
-      try {
-        await query(ENDPOINTS);
-        const [keyv] = await query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'keyv'");
-        const [old] = keyv ? await query(`SELECT 1 FROM keyv WHERE ${OLD_ROWS} LIMIT 1`) : [];
-        if (old) {
-          // The old store skipped a row without a record name: so does the move, and the row goes.
-          await query(
-            `INSERT OR REPLACE INTO mock_endpoints (name, record) SELECT substr(key, ${'mocks:endpoint:'.length + 1}),
-              value -> '$.value' FROM keyv WHERE ${OLD_ROWS} AND value ->> '$.value.name' IS NOT NULL`,
-          );
-          await query(`DELETE FROM keyv WHERE ${OLD_ROWS}`);
-        }
-        await query('COMMIT');
-      } catch (err) {
-        await query('ROLLBACK');
-        throw err;
-      }
-    },
-  });
+const ENDPOINT_PART: SchemaPart = {
+  part: 'mock-endpoints',
+  version: 1,
+  what: 'the endpoints',
+  create: async (db) => {
+    const old = await hasOldRows(db);
+    await transaction(db, old ? [ENDPOINTS, MOVE_OLD_ROWS, `DELETE FROM keyv WHERE ${OLD_ROWS}`] : [ENDPOINTS]);
+  },
+};
+
+/** Whether Keyv's table holds records an earlier release kept: nothing but that release writes them. */
+async function hasOldRows(db: SchemaDb): Promise<boolean> {
+  const [keyv] = await db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'keyv'");
+  if (!keyv) return false;
+  const [old] = await db.query(`SELECT 1 FROM keyv WHERE ${OLD_ROWS} LIMIT 1`);
+  return old !== undefined;
 }
 
 const STATS = [
@@ -88,16 +82,12 @@ const STATS = [
 ];
 
 /** Counters and request logs (schema part `mock-stats`; version 1's tables, saved through views since). */
-export async function prepareStatsTables(query: Query, file: string): Promise<void> {
-  await preparePart(query, file, {
-    part: 'mock-stats',
-    version: 1,
-    what: 'the request logs',
-    create: async () => {
-      for (const sql of STATS) await query(sql);
-    },
-  });
-}
+const STATS_PART: SchemaPart = {
+  part: 'mock-stats',
+  version: 1,
+  what: 'the request logs',
+  create: (db) => transaction(db, STATS),
+};
 
 /**
  * Collections' live data (docs/mock-api.md, "Collections"): one row per collection endpoint holding
@@ -105,29 +95,28 @@ export async function prepareStatsTables(query: Query, file: string): Promise<vo
  * record, an edited db.json) is noticed and the stale state ignored. Version 2 adds `version`, which
  * each save adds one to (engine.ts SavedCollection); a version 1 file's rows get 1, as saved once.
  */
-export async function prepareCollectionTable(query: Query, file: string): Promise<void> {
-  await preparePart(query, file, {
-    part: 'mock-collections',
-    version: 2,
-    what: 'the collections',
-    create: async (q) => {
-      await q(`CREATE TABLE IF NOT EXISTS mock_collections (name TEXT PRIMARY KEY, seed TEXT NOT NULL, value TEXT NOT NULL,
-        version INTEGER NOT NULL)`);
-      const [has] = await q("SELECT 1 FROM pragma_table_info('mock_collections') WHERE name = 'version'");
-      if (!has) await q('ALTER TABLE mock_collections ADD COLUMN version INTEGER NOT NULL DEFAULT 1');
-    },
-  });
-}
+const COLLECTION_PART: SchemaPart = {
+  part: 'mock-collections',
+  version: 2,
+  what: 'the collections',
+  create: async (db) => {
+    await db.exec(`CREATE TABLE IF NOT EXISTS mock_collections (name TEXT PRIMARY KEY, seed TEXT NOT NULL, value TEXT NOT NULL,
+      version INTEGER NOT NULL)`);
+    const [has] = await db.query("SELECT 1 FROM pragma_table_info('mock_collections') WHERE name = 'version'");
+    if (!has) await db.exec('ALTER TABLE mock_collections ADD COLUMN version INTEGER NOT NULL DEFAULT 1');
+  },
+};
 
 /**
  * Scenario states (docs/mock-api.md, "Scenarios"; schema part `mock-scenarios`): one row per scenario
  * whose state was set; a scenario without one is at `start`.
  */
-export async function prepareScenarioTable(query: Query, file: string): Promise<void> {
-  await preparePart(query, file, {
-    part: 'mock-scenarios',
-    version: 1,
-    what: 'the scenario states',
-    create: (q) => q('CREATE TABLE IF NOT EXISTS mock_scenarios (name TEXT PRIMARY KEY, state TEXT NOT NULL)'),
-  });
-}
+const SCENARIO_PART: SchemaPart = {
+  part: 'mock-scenarios',
+  version: 1,
+  what: 'the scenario states',
+  create: (db) => db.exec('CREATE TABLE IF NOT EXISTS mock_scenarios (name TEXT PRIMARY KEY, state TEXT NOT NULL)'),
+};
+
+/** The mocks' parts, in the order they are made. */
+export const MOCK_PARTS = [ENDPOINT_PART, STATS_PART, COLLECTION_PART, SCENARIO_PART];

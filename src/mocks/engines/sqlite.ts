@@ -1,8 +1,8 @@
-import type { Query } from '../../store/schema-part.js';
+import { prepareParts, type Query } from '../../store/schema-part.js';
 import { openDataFileDb } from '../../store/sqlite-db.js';
 import type { MockEngine, SavedEndpoint } from './engine.js';
 import type { StoredMock } from '../record/record.js';
-import { prepareCollectionTable, prepareEndpointTable, prepareScenarioTable, prepareStatsTables } from './sqlite-schema.js';
+import { MOCK_PARTS } from './sqlite-schema.js';
 
 /** Rows a page of the log load holds: bounds the memory of one read however large the table is. */
 const LOAD_PAGE = 5000;
@@ -15,10 +15,7 @@ const LOAD_PAGE = 5000;
 export async function openSqliteMocks(file: string): Promise<MockEngine> {
   const db = await openDataFileDb(file);
   try {
-    await prepareEndpointTable(db.query, db.file);
-    await prepareStatsTables(db.query, db.file);
-    await prepareCollectionTable(db.query, db.file);
-    await prepareScenarioTable(db.query, db.file);
+    await prepareParts(db, db.file, MOCK_PARTS);
   } catch (err) {
     await db.close();
     throw err;

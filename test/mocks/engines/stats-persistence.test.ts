@@ -219,6 +219,26 @@ describe('mock hit counts and request logs across restarts', function () {
     );
   });
 
+  it('changes nothing in a file it refuses, not even the parts it reads before the refused one', async () => {
+    const other = await openDataFileDb(file, { lock: false });
+    await other.exec(`CREATE TABLE snippetkit_schema (part TEXT PRIMARY KEY, version INTEGER NOT NULL);
+      INSERT INTO snippetkit_schema VALUES ('mock-stats', 2)`);
+    await other.close();
+    const opening = await startMockServer({ file }).then(
+      (server) => server.close().then(() => 'opened'),
+      (err: Error) => err.name,
+    );
+    expect(opening).to.equal('DataFileError');
+    const after = await openDataFileDb(file, { lock: false });
+    try {
+      expect(await after.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")).to.deep.equal([
+        { name: 'snippetkit_schema' },
+      ]);
+    } finally {
+      await after.close();
+    }
+  });
+
   // 2,000 requests span several save batches; 20,000 took over two minutes on a loaded 2-core machine.
   it('keeps memory and rows at the log size through a flood of 2,000 requests', async () => {
     await withServer(async (server) => {
