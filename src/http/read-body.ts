@@ -12,6 +12,11 @@ let rawBody: Promise<typeof getRawBody> | undefined;
 const loadRawBody = () =>
   (rawBody ??= import('raw-body').then((module) => (module as unknown as { default: typeof getRawBody }).default));
 
+/** A Content-Type's media type, its parameters dropped, lower-cased: `Text/HTML; charset=utf-8` is `text/html`. */
+export function mediaEssence(type: string | undefined): string {
+  return (type ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
 /** Whether the request says it has a body: chunked, or a Content-Length other than 0. */
 export function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];

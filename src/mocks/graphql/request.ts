@@ -1,3 +1,5 @@
+import { mediaEssence } from '../../http/read-body.js';
+
 /**
  * A GraphQL-over-HTTP request's parameters (graphql.github.io/graphql-over-http): GET with
  * `?query=&operationName=&variables=`, POST with a JSON body `{query, operationName, variables}` or
@@ -31,7 +33,7 @@ export function readParams(request: RequestParts): GraphqlParams | Refusal {
   }
   if (method !== 'POST') return { status: 405, message: `${method} is not a GraphQL request: send GET or POST`, allow: 'GET, POST' };
   if (request.truncated) return { status: 413, message: 'the request body is over 64 KiB' };
-  const type = (request.contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  const type = mediaEssence(request.contentType);
   if (type === 'application/graphql') {
     return checked(request.body, search.get('operationName'), jsonOrText(search.get('variables')), false);
   }

@@ -1,5 +1,6 @@
 import type { ExpectedBody } from '../record/expects/expects.js';
 import type { Problem } from './problems.js';
+import { mediaEssence } from '../../http/read-body.js';
 // A form's fields as a query's: a null prototype (a field named `constructor` is only a field), a repeated name a list.
 import { parseQuery } from '../serve/request-input.js';
 
@@ -13,7 +14,7 @@ export function bodyType(
 ): { type: string | undefined } | { refused: Problem } {
   const documented = Object.keys(content);
   if (documented.length === 0) return { type: undefined };
-  const essence = (header ?? '').split(';')[0]!.trim().toLowerCase();
+  const essence = mediaEssence(header);
   const range = `${essence.split('/')[0]}/*`;
   const type = [essence, range, '*/*'].find((candidate) => essence !== '' && Object.hasOwn(content, candidate));
   if (type !== undefined) return { type };
@@ -28,7 +29,7 @@ export function bodyType(
  * is undefined, which every check skips).
  */
 export function parsedBody(header: string | undefined, body: string): { value: unknown } | { problem: Problem } {
-  const essence = (header ?? '').split(';')[0]!.trim().toLowerCase();
+  const essence = mediaEssence(header);
   if (essence === 'application/x-www-form-urlencoded') return { value: parseQuery(body) };
   if (!/^application\/(.+\+)?json$/.test(essence)) return { value: undefined };
   try {

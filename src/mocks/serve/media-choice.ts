@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
+import { mediaEssence } from '../../http/read-body.js';
 import type { StoredMock } from '../record/record.js';
 import type { Content, MediaContent } from '../record/media/media.js';
 import type { Answer } from './responder.js';
@@ -33,7 +34,7 @@ export function mediaAnswer(req: IncomingMessage, content: Content, answer: Answ
 export function chooseMedia(req: IncomingMessage, content: Content, answer: Answer): Answer | MediaRefusal {
   const types = Object.keys(content);
   const at = answer.head.findIndex((value, i) => i % 2 === 0 && value.toLowerCase() === 'content-type');
-  const own = at === -1 ? undefined : essence(answer.head[at + 1]!);
+  const own = at === -1 ? undefined : mediaEssence(answer.head[at + 1]);
   const accept = req.headers.accept;
   const type = accept === undefined ? (own !== undefined && types.includes(own) ? own : types[0]) : negotiate(accept, types, own);
   if (type === undefined) {
@@ -109,6 +110,3 @@ function textOf(value: MediaContent, type: string): string {
   return JSON.stringify(value.data ?? null) ?? 'null';
 }
 
-function essence(type: string): string {
-  return type.split(';')[0]!.trim().toLowerCase();
-}

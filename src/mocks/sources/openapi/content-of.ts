@@ -1,6 +1,7 @@
 import type { Content, MediaContent } from '../../record/media/media.js';
 import { asObject, mediaAnswer } from './media-answer.js';
 import { requestSchema } from './request-schema.js';
+import { mediaEssence } from '../../../http/read-body.js';
 
 type Json = Record<string, unknown>;
 
@@ -25,7 +26,7 @@ export function contentOf(response: Json, document: Json, swagger: boolean, own:
     if (own && schema) content[own] = { schema };
   } else {
     for (const [key, media] of Object.entries(asObject(response.content))) {
-      const type = key.split(';')[0]!.trim().toLowerCase();
+      const type = mediaEssence(key);
       if (!/^[!#$%&'*+.^_`|~0-9a-z-]+\/[!#$%&'*+.^_`|~0-9a-z-]+$/.test(type) || type in content) continue;
       const spec = asObject(media);
       const entry: MediaContent = {};

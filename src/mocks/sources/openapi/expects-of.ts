@@ -1,6 +1,7 @@
 import { isExpectedName, MAX_EXPECTS_BYTES, MAX_MEDIA_TYPES, MAX_PARAMS, type Credential, type ExpectedBody, type ExpectedParam, type Expects } from '../../record/expects/expects.js';
 import { asObject } from './media-answer.js';
 import { requestSchema } from './request-schema.js';
+import { mediaEssence } from '../../../http/read-body.js';
 
 type Json = Record<string, unknown>;
 
@@ -68,7 +69,7 @@ export function expectsOf(operation: Json, item: Json, document: Json, routeName
 function openapiBody(requestBody: Json, openapi31: boolean): ExpectedBody {
   const content: ExpectedBody['content'] = {};
   for (const [key, media] of Object.entries(asObject(requestBody.content))) {
-    const type = key.split(';')[0]!.trim().toLowerCase();
+    const type = mediaEssence(key);
     if (!MEDIA_TYPE.test(type) || Object.keys(content).length === MAX_MEDIA_TYPES) continue;
     const schema = requestSchema(asObject(media).schema, openapi31);
     content[type] = schema ? { schema } : {};
@@ -85,7 +86,7 @@ function swaggerBody(spec: Json, body: ExpectedBody | undefined, operation: Json
     : consumes.length > 0 ? consumes : ['application/json'];
   const schema = form ? undefined : requestSchema(spec.schema, openapi31);
   const content: ExpectedBody['content'] = { ...body?.content };
-  for (const type of types.map((t) => t.split(';')[0]!.trim().toLowerCase()).filter((t) => MEDIA_TYPE.test(t)).slice(0, MAX_MEDIA_TYPES)) {
+  for (const type of types.map(mediaEssence).filter((t) => MEDIA_TYPE.test(t)).slice(0, MAX_MEDIA_TYPES)) {
     content[type] = schema ? { schema } : {};
   }
   const required = body?.required || (!form && spec.required === true);

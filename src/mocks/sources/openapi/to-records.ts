@@ -1,4 +1,5 @@
 import { HttpError } from '../../../http/errors.js';
+import { mediaEssence } from '../../../http/read-body.js';
 import { checkName } from '../../record/validate.js';
 import { checkHeaders } from '../../record/validate-fields.js';
 import { checkPath } from '../../record/validate-route.js';
@@ -138,7 +139,7 @@ function answers(operation: Json, document: Json, swagger: boolean): Json {
     const headers = headersOf(response, swagger);
     if ('contentType' in answer && answer.contentType) headers['Content-Type'] = answer.contentType;
     const body = 'data' in answer ? { data: answer.data } : { body: answer.body };
-    const own = 'data' in answer ? 'application/json' : answer.contentType?.split(';')[0]!.trim().toLowerCase();
+    const own = 'data' in answer ? 'application/json' : answer.contentType && mediaEssence(answer.contentType);
     const content = contentOf(response, document, swagger, own);
     return { statusCode: code, ...body, ...(Object.keys(headers).length > 0 && { headers }), ...(content && { content }) };
   }
