@@ -2,25 +2,15 @@ import { expect } from 'chai';
 import { once } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { addEndpoint, startMockServer, type TestMockServer } from '../../mocks/server.js';
-import { openPage, screenshot, type TestPage } from '../browser.js';
-import { openEndpoint } from './mock-page-fixtures.js';
+import { addEndpoint, type TestMockServer } from '../../mocks/server.js';
+import { screenshot, type TestPage } from '../browser.js';
+import { openEndpoint, withMockPage } from './mock-page-fixtures.js';
 
 describe('the mock page: callbacks in the request log', function () {
   this.timeout(30_000);
   let server: TestMockServer;
   let t: TestPage;
-  before(async () => {
-    server = await startMockServer();
-  });
-  after(() => server.close());
-  beforeEach(async () => {
-    t = await openPage();
-  });
-  afterEach(async () => {
-    await t.close();
-    expect(t.errors).to.deep.equal([]);
-  });
+  withMockPage((s) => (server = s), (p) => (t = p));
 
   it('shows each callback on its way, then its status and time, without a reload', async () => {
     // Holds each callback until the test lets it answer.

@@ -1,4 +1,29 @@
+import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
+import { startMockServer, type TestMockServer } from '../../mocks/server.js';
+import { openPage, type TestPage } from '../browser.js';
+
+/**
+ * A mock-page test file's hooks: one mock server for the file, a fresh page for each test, and a test
+ * fails when its page logged an error.
+ */
+export function withMockPage(setServer: (server: TestMockServer) => void, setPage: (page: TestPage) => void): void {
+  let server: TestMockServer;
+  let t: TestPage;
+  before(async () => {
+    server = await startMockServer();
+    setServer(server);
+  });
+  after(() => server.close());
+  beforeEach(async () => {
+    t = await openPage();
+    setPage(t);
+  });
+  afterEach(async () => {
+    await t.close();
+    expect(t.errors).to.deep.equal([]);
+  });
+}
 
 /** Replaces the JSON data as a user selecting all and pasting would (no auto-closed brackets). */
 export async function replaceJson(page: Page, text: string): Promise<void> {

@@ -1,23 +1,13 @@
 import { expect } from 'chai';
-import { startMockServer, type TestMockServer } from '../../mocks/server.js';
-import { openPage, screenshot, type TestPage } from '../browser.js';
-import { openEndpoint } from './mock-page-fixtures.js';
+import type { TestMockServer } from '../../mocks/server.js';
+import { screenshot, type TestPage } from '../browser.js';
+import { openEndpoint, withMockPage } from './mock-page-fixtures.js';
 
 describe('the mock page: GraphQL endpoints', function () {
   this.timeout(30_000);
   let server: TestMockServer;
   let t: TestPage;
-  before(async () => {
-    server = await startMockServer();
-  });
-  after(() => server.close());
-  beforeEach(async () => {
-    t = await openPage();
-  });
-  afterEach(async () => {
-    await t.close();
-    expect(t.errors).to.deep.equal([]);
-  });
+  withMockPage((s) => (server = s), (p) => (t = p));
 
   it('saves a schema from the SDL box, putting the cursor where the server says it goes wrong', async () => {
     await t.page.goto(`${server.url}/static/#new`);

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import type { Request } from 'playwright-core';
-import { addEndpoint, startMockServer, type TestMockServer } from '../../mocks/server.js';
-import { openPage, screenshot, type TestPage } from '../browser.js';
-import { addPair, fieldset, openEndpoint, replaceJson } from './mock-page-fixtures.js';
+import { addEndpoint, type TestMockServer } from '../../mocks/server.js';
+import { screenshot, type TestPage } from '../browser.js';
+import { addPair, fieldset, openEndpoint, replaceJson, withMockPage } from './mock-page-fixtures.js';
 
 describe('the mock page edits the whole endpoint record', function () {
   this.timeout(30_000);
@@ -10,20 +10,12 @@ describe('the mock page edits the whole endpoint record', function () {
   let t: TestPage;
   /** Management writes the page sent, in order. */
   let writes: Request[];
-  before(async () => {
-    server = await startMockServer();
-  });
-  after(() => server.close());
-  beforeEach(async () => {
-    t = await openPage();
+  withMockPage((s) => (server = s), (p) => (t = p));
+  beforeEach(() => {
     writes = [];
     t.page.on('request', (request) => {
       if (request.method() === 'PUT' && new URL(request.url()).pathname.startsWith('/api/')) writes.push(request);
     });
-  });
-  afterEach(async () => {
-    await t.close();
-    expect(t.errors).to.deep.equal([]);
   });
 
   it('sends path, methods, template and two responses in the order they were moved to', async () => {

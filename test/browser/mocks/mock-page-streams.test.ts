@@ -1,24 +1,14 @@
 import { expect } from 'chai';
-import { addEndpoint, startMockServer, type TestMockServer } from '../../mocks/server.js';
+import { addEndpoint, type TestMockServer } from '../../mocks/server.js';
 import { openSocket } from '../../mocks/streams/socket-client.js';
-import { openPage, screenshot, type TestPage } from '../browser.js';
-import { openEndpoint } from './mock-page-fixtures.js';
+import { screenshot, type TestPage } from '../browser.js';
+import { openEndpoint, withMockPage } from './mock-page-fixtures.js';
 
 describe('the mock page: WebSocket and event-stream endpoints', function () {
   this.timeout(30_000);
   let server: TestMockServer;
   let t: TestPage;
-  before(async () => {
-    server = await startMockServer();
-  });
-  after(() => server.close());
-  beforeEach(async () => {
-    t = await openPage();
-  });
-  afterEach(async () => {
-    await t.close();
-    expect(t.errors).to.deep.equal([]);
-  });
+  withMockPage((s) => (server = s), (p) => (t = p));
 
   it('makes a WebSocket endpoint from a script, placing the server’s error on its field', async () => {
     await t.page.goto(`${server.url}/static/#new`);

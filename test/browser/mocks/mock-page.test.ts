@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { addEndpoint, startMockServer, type TestMockServer } from '../../mocks/server.js';
 import { openPage, screenshot, type TestPage } from '../browser.js';
-import { openEndpoint, replaceJson } from './mock-page-fixtures.js';
+import { openEndpoint, replaceJson, withMockPage } from './mock-page-fixtures.js';
 import { startPrefixProxy } from '../prefix-proxy.js';
 
 /** The table's rows as tab-separated text. */
@@ -14,17 +14,7 @@ describe('the mock page in Chromium', function () {
   this.timeout(30_000);
   let server: TestMockServer;
   let t: TestPage;
-  before(async () => {
-    server = await startMockServer();
-  });
-  after(() => server.close());
-  beforeEach(async () => {
-    t = await openPage();
-  });
-  afterEach(async () => {
-    await t.close();
-    expect(t.errors).to.deep.equal([]);
-  });
+  withMockPage((s) => (server = s), (p) => (t = p));
 
   it('adds an endpoint through the form and lists it', async () => {
     await t.page.goto(`${server.url}/`);
