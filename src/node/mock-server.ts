@@ -13,6 +13,7 @@ import { verificationReport, type FailedVerification } from '../mocks/verify/rep
 import { apiClient, MockApiError } from './api-client.js';
 import { checkCallbackHost } from '../mocks/callbacks/hosts.js';
 import { createCallbackSender } from '../mocks/callbacks/sender.js';
+import { checkBasePath } from '../mocks/config/base-path.js';
 
 export type MockServerOptions = {
   /** 0 (the default): a free port, read back from `port` and `url`. */
@@ -44,6 +45,11 @@ export type MockServerOptions = {
   callbackTimeout?: number;
   /** Check requests to endpoints with `expects` (`--validate`; false). */
   validate?: boolean;
+  /**
+   * Answer endpoints at `<basePath>/<their path>` too (`--base-path`): `/` serves an imported OpenAPI
+   * document's operations at their own paths, as Prism does; not under /api, /static or /endpoint.
+   */
+  basePath?: string;
 };
 
 /** One of an endpoint's `responses`, as docs/mock-api.md describes it. */
@@ -139,6 +145,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const { port = 0, host = '127.0.0.1', logger = silentLogger } = options;
   const { logSize, maxEndpoints, maxLogBytes, maxStoreBytes } = options;
   const storeOptions = withoutUnset({ logSize, maxEndpoints, maxLogBytes, maxStoreBytes, logger });
+  const basePath = options.basePath === undefined ? undefined : checkBasePath(options.basePath);
+  if (basePath && 'problem' in basePath) throw new TypeError(`startMockServer: basePath: ${basePath.problem}`);
   for (const host of options.callbackHosts ?? []) {
     const problem = checkCallbackHost(host);
     if (problem) throw new TypeError(`startMockServer: callbackHosts: ${problem.replace('--callback-host ', '')}`);
@@ -154,7 +162,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const { maxDelay, maxBody, cors, corsOrigins, maxRequestCpu, callbackHosts: named = [], callbackTimeout, validate } = options;
   const feed = new RequestFeed();
   const callbacks = createCallbackSender({ hosts: named, timeoutMs: callbackTimeout, account: store.memory.callbacks });
-  const config = withoutUnset({ maxDelay, maxBody, cors, corsOrigins, maxRequestCpu, validate });
+  const config = withoutUnset({ maxDelay, maxBody, cors, corsOrigins, maxRequestCpu, validate, basePath: basePath?.path });
   const handler = createMockHandler({ store, config, logger, feed, callbacks });
   const refusal = (message: string) => ({ success: false, message });
   let running;

@@ -226,4 +226,19 @@ describe('startMockServer with options', () => {
       await mocks.close();
     }
   });
+
+  it('answers endpoints under `basePath` too, as serve-mocks --base-path does, and refuses one under its own routes', async () => {
+    const mocks = await startMockServer({ basePath: '/v1/', endpoints: [{ name: 'pet', path: 'pets/:id', data: { id: '{{params.id}}' }, template: true }] });
+    try {
+      const under = await fetch(`${mocks.url}/v1/pets/7`);
+      expect([under.status, await under.json()]).to.deep.equal([200, { id: '7' }]);
+      expect((await fetch(mocks.endpointUrl('pets/8'))).status).to.equal(200);
+      expect((await fetch(`${mocks.url}/v2/pets/7`)).status).to.equal(404);
+    } finally {
+      await mocks.close();
+    }
+    const refused = await startMockServer({ basePath: '/api' }).catch((err: Error) => err);
+    expect(refused).to.be.instanceOf(TypeError);
+    expect((refused as Error).message).to.match(/^startMockServer: basePath: '\/api' is under \/api/);
+  });
 });
