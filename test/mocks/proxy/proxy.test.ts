@@ -6,6 +6,7 @@ import { rawRequest } from '../../helpers/raw-http.js';
 import { until } from '../../helpers/until.js';
 import { addEndpoint, startMockServer, type TestMockServer } from '../server.js';
 import { startUpstream, type Upstream } from './upstream.js';
+import { openSocket, refusedSocket } from '../streams/socket-client.js';
 
 const SETTINGS = { timeoutMs: 30_000, maxConnections: 100, record: false, recordCookies: false, maxRecordBytes: 1e6 };
 
@@ -172,5 +173,50 @@ describe('serve-mocks --proxy: paths', () => {
       await server.close();
       await upstream.close();
     }
+  });
+});
+
+// Streams and --proxy (issue 29): an endpoint of the mocks answers its upgrades itself; an upgrade to no
+// endpoint goes upstream as any request does, as a plain GET (Upgrade is hop-by-hop), and its answer ends it.
+describe('serve-mocks --proxy: WebSocket and event-stream endpoints', () => {
+  let upstream: Upstream;
+  let server: TestMockServer;
+  before(async () => {
+    upstream = await startUpstream();
+    server = await startMockServer(proxyTo(upstream.url));
+    await addEndpoint(server, { name: 'echo', kind: 'websocket', echo: true });
+    await addEndpoint(server, { name: 'ticks', kind: 'sse', events: [{ data: 'one' }] });
+  });
+  after(async () => {
+    await server.close();
+    await upstream.close();
+  });
+
+  it('answers a WebSocket endpoint itself, and never asks the upstream', async () => {
+    const socket = await openSocket(`${server.url}/endpoint/echo`);
+    try {
+      socket.send('hello');
+      expect(await socket.next()).to.equal('hello');
+    } finally {
+      socket.close();
+    }
+    expect(upstream.received).to.deep.equal([]);
+  });
+
+  it('streams an event-stream endpoint itself', async () => {
+    const res = await fetch(`${server.url}/endpoint/ticks`);
+    expect(res.headers.get('content-type')).to.match(/^text\/event-stream/);
+    const reader = res.body!.getReader();
+    let text = '';
+    while (!text.includes('data: one')) text += new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    expect(upstream.received).to.deep.equal([]);
+  });
+
+  it('sends an upgrade to no endpoint upstream as a plain GET, and answers with what the upstream answered', async () => {
+    const refused = await refusedSocket(`${server.url}/endpoint/live`);
+    expect([refused.status, refused.body]).to.deep.equal([200, { method: 'GET', url: '/live' }]);
+    expect(upstream.received).to.have.length(1);
+    expect(upstream.received[0]!.headers.upgrade).to.equal(undefined);
   });
 });
