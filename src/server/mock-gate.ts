@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BIN_HEADER_KEY, MOCK_TOKEN_HEADER_KEY, parseBinClaim } from '../shared/bin-claim.js';
+import { BIN_HEADER_KEY, MOCK_TOKEN_HEADER_KEY, NEW_BIN_CLAIM, parseTokenClaim } from '../shared/bin-claim.js';
 import type { Handler } from './listen.js';
 import type { MockTokens } from './mock-token.js';
 
@@ -67,8 +67,8 @@ export function mockGate({ owner, tokens, preflights, message }: MockGateOptions
 }
 
 /**
- * `GET /mocks/token?claim=fumugi/3` → `{ success, claim, token }`: for the editor's preview, a `srcdoc` frame
- * with no output page to carry a token. Only the owner gets here (the gate runs first), who may call every
+ * `GET /mocks/token?claim=fumugi/3` (or `?claim=new` at `/`) → `{ success, claim, token }`: for the editor's
+ * preview, a `srcdoc` frame with no output page to carry a token. Only the owner gets here (the gate runs first), who may call every
  * endpoint anyway: a token is no more than the owner's own right, for the preview's calls.
  */
 export function tokenRoute(tokens: MockTokens): Handler {
@@ -82,8 +82,11 @@ export function tokenRoute(tokens: MockTokens): Handler {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return send(405, { success: false, message: 'use GET' }, { Allow: 'GET, HEAD' });
     }
-    const claim = parseBinClaim(new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('claim') ?? undefined);
-    if (claim === undefined) return send(400, { success: false, message: 'claim must be a bin and revision, as in ?claim=fumugi/3', field: 'claim' });
+    const claim = parseTokenClaim(new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('claim') ?? undefined);
+    if (claim === undefined) {
+      const message = `claim must be a bin and revision, as in ?claim=fumugi/3, or ${NEW_BIN_CLAIM} for a bin not saved yet`;
+      return send(400, { success: false, message, field: 'claim' });
+    }
     send(200, { success: true, claim, token: tokens.mint(claim) });
   };
 }

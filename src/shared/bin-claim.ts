@@ -34,6 +34,18 @@ export function parseBinClaim(value: string | string[] | undefined): string | un
 }
 
 /**
+ * The claim of the editor's preview of a bin not saved yet (at `/`), which only private mocks need: its
+ * token's claim, so its calls pass the gate. It names no bin (a `/` would be in any bin's), so
+ * parseBinClaim refuses it and no request log says a bin made the call.
+ */
+export const NEW_BIN_CLAIM = 'new';
+
+/** What a token may be made for: a bin and revision, or NEW_BIN_CLAIM. */
+export function parseTokenClaim(value: string | string[] | undefined): string | undefined {
+  return value === NEW_BIN_CLAIM ? value : parseBinClaim(value);
+}
+
+/**
  * Script run in a bin's page after the console capture (src/shared/capture.ts): wraps fetch and
  * XMLHttpRequest once more so each call under `endpoints` (the server's `/endpoint/`, relative to the
  * page: `../../endpoint/`, or absolute) on the page's own origin carries BIN_HEADER with `claim`. Other calls are untouched (a header of ours would cost another server a preflight, and
@@ -42,9 +54,11 @@ export function parseBinClaim(value: string | string[] | undefined): string | un
  * Plain ES5 in a string: it runs in the bin's page.
  */
 export function binClaimScript(claim: string, endpoints: string, token?: string): string {
-  if (parseBinClaim(claim) === undefined) return '';
+  const tokened = token !== undefined && TOKEN.test(token);
+  // A new bin has nothing to claim but its token: without one it sends nothing, and costs no preflights.
+  if (parseBinClaim(claim) === undefined && !(claim === NEW_BIN_CLAIM && tokened)) return '';
   const headers: [string, string][] = [[BIN_HEADER, claim]];
-  if (token !== undefined && TOKEN.test(token)) headers.push([MOCK_TOKEN_HEADER, token]);
+  if (tokened) headers.push([MOCK_TOKEN_HEADER, token]);
   return `(function () {
   var headerList = ${JSON.stringify(headers)};
   // Taken now, before the bin's own <base> can move it: the output page's address, or the editor's for

@@ -4,6 +4,7 @@ import { startServerProcess, type ServerProcess } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 import { until } from '../helpers/until.js';
 import { usePage } from './browser.js';
+import { replaceCode } from './editor-page.js';
 
 // `snippetkit serve --private-mocks` in Chromium (docs/serve.md, "Private mocks"): a bin's output page is
 // sandboxed, so its calls to /endpoint/… carry no cookie; the page its owner opened carries a token for
@@ -73,14 +74,17 @@ describe('private mocks in Chromium (snippetkit serve --private-mocks)', functio
     expect(await t.page.evaluate(() => fetch('../api/endpoints').then((res) => res.status))).to.equal(200);
   });
 
-  /** What the bin's script wrote into its title, in the editor's preview frame (`200 Ada`, `401 …`). */
+  /**
+   * What the bin's script wrote into its title, in the editor's preview frame (`200 Ada`, `401 …`): a status
+   * first, so the title of a page shown before (a new bin's starting HTML) is not taken for it.
+   */
   const previewSays = async (): Promise<string> => {
     let said = '';
     await until(async () => {
       for (const frame of t.page.frames()) {
         if (frame === t.page.mainFrame()) continue;
         said = await frame.title().catch(() => '');
-        if (said !== '') return true;
+        if (/^(\d{3} |failed )/.test(said)) return true;
       }
       return false;
     });
@@ -93,6 +97,18 @@ describe('private mocks in Chromium (snippetkit serve --private-mocks)', functio
     await t.page.goto(`${server.url}/${bin}/1/edit`);
     expect(await previewSays()).to.equal('200 Ada');
     expect(await hits()).to.equal(before + 1);
+  });
+
+  it('gives the preview of a new bin, not saved yet, a token too, and its calls name no bin in the log', async () => {
+    const before = await hits();
+    await t.page.goto(`${server.url}/?api_key=${KEY}`);
+    await t.page.goto(`${server.url}/`);
+    await replaceCode(t.page, 'html', HTML);
+    await replaceCode(t.page, 'javascript', JAVASCRIPT);
+    expect(await previewSays()).to.equal('200 Ada');
+    expect(await hits()).to.equal(before + 1);
+    const log = (await (await fetch(`${server.url}/mocks/api/endpoint/crew/requests`, { headers: owner })).json()) as { requests: { bin?: string }[] };
+    expect(log.requests[0]!.bin).to.equal(undefined);
   });
 
   it('refuses the editor preview’s call in a browser that never gave the key: it gets no token', async () => {

@@ -202,6 +202,17 @@ describe('the joint server’s private mocks gate', () => {
     expect(seen.map((s) => s.url)).to.deep.equal(['/endpoint/users']);
   });
 
+  it('gives the owner a token for a new bin (claim new), which /endpoint/ takes for that claim alone', async () => {
+    const res = await fetch(`${base}/mocks/token?claim=new`, { headers: { Authorization: `token ${KEY}` } });
+    const { claim, token } = (await res.json()) as { claim: string; token: string };
+    expect(claim).to.equal('new');
+    const called = await fetch(`${base}/endpoint/users`, { headers: { 'X-Snippetkit-Bin': 'new', 'X-Snippetkit-Mock-Token': token } });
+    expect(await called.text()).to.equal('mocks');
+    const other = await fetch(`${base}/endpoint/users`, { headers: { 'X-Snippetkit-Bin': 'abc/1', 'X-Snippetkit-Mock-Token': token } });
+    expect(other.status).to.equal(401);
+    expect(seen.map((s) => s.url)).to.deep.equal(['/endpoint/users']);
+  });
+
   it('gives no token without the key (a token never buys another), for a bad claim, or to a POST', async () => {
     const headers = { 'X-Snippetkit-Bin': 'abc/1', 'X-Snippetkit-Mock-Token': tokens.mint('abc/1') };
     expect((await fetch(`${base}/mocks/token?claim=abc/1`, { headers })).status).to.equal(401);
@@ -209,7 +220,7 @@ describe('the joint server’s private mocks gate', () => {
     const bad = await fetch(`${base}/mocks/token?claim=../x`, { headers: owner });
     expect([bad.status, await bad.json()]).to.deep.equal([
       400,
-      { success: false, message: 'claim must be a bin and revision, as in ?claim=fumugi/3', field: 'claim' },
+      { success: false, message: 'claim must be a bin and revision, as in ?claim=fumugi/3, or new for a bin not saved yet', field: 'claim' },
     ]);
     expect((await fetch(`${base}/mocks/token`, { headers: owner })).status).to.equal(400);
     expect((await fetch(`${base}/mocks/token?claim=abc/1`, { method: 'POST', headers: owner })).status).to.equal(405);

@@ -1,7 +1,7 @@
 import type { Panels } from '../../shared/assemble.js';
 import { EDITOR_DATA_ID, type EditorData } from '../../shared/editor-data.js';
 import { processorsOf } from '../../shared/processors.js';
-import { binClaimScript } from '../../shared/bin-claim.js';
+import { binClaimScript, NEW_BIN_CLAIM } from '../../shared/bin-claim.js';
 import { wireAddLibrary } from './add-library.js';
 import { createCodePanes } from './code-panes.js';
 import { wireConsoleInput } from '../console/console-input.js';
@@ -82,9 +82,9 @@ let shown = 0;
 async function showPreview(panels: Panels, withJs = runControls.withJs()): Promise<void> {
   const turn = ++shown;
   const { panels: compiled, errors } = await compilePanels(withJs ? panels : { ...panels, javascript: '' }, selectors.read());
-  const named = bin === null ? undefined : `${bin}/${rev}`;
+  const named = bin === null ? NEW_BIN_CLAIM : `${bin}/${rev}`;
   // With private mocks, the preview's calls carry a token for the claim (the frame has no cookie to show).
-  const claim = named === undefined ? '' : binClaimScript(named, new URL('endpoint/', root).href, await mockToken(named));
+  const claim = binClaimScript(named, new URL('endpoint/', root).href, await mockToken(named));
   if (turn === shown) renderPreview(frame, compiled, consolePane, errors, claim);
 }
 const preview = debounce(() => void showPreview(panes.read()), 300);
