@@ -1,11 +1,7 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { checkBasePath, underBasePath } from '../../../src/mocks/config/base-path.js';
-import { openapiRecords } from '../../../src/mocks/sources/openapi/to-records.js';
 import { startMockServer, type TestMockServer } from '../server.js';
-
-const PETSTORE = join(import.meta.dirname, '../../fixtures/openapi/petstore-3.0.yaml');
+import { importFixture } from '../sources/import-fixture.js';
 
 describe('--base-path', () => {
   const checked = [
@@ -47,8 +43,7 @@ describe('--base-path', () => {
     let server: TestMockServer;
     const start = async (basePath: string) => {
       server = await startMockServer({ config: { basePath } });
-      const { records } = await openapiRecords(PETSTORE, readFileSync(PETSTORE, 'utf8'));
-      await server.fetch('/api/endpoints/import', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ endpoints: records }) });
+      await importFixture(server, 'petstore-3.0.yaml');
     };
     afterEach(() => server.close());
 

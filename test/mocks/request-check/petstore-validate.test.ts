@@ -1,19 +1,9 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { openapiRecords } from '../../../src/mocks/sources/openapi/to-records.js';
 import { startMockServer, type TestMockServer } from '../server.js';
+import { importFixture } from '../sources/import-fixture.js';
 
-const FIXTURES = join(import.meta.dirname, '../../fixtures/openapi');
 const BEARER = { authorization: 'Bearer token' };
 const JSON_TYPE = { 'content-type': 'application/json' };
-
-async function importFixture(server: TestMockServer, file: string): Promise<void> {
-  const path = join(FIXTURES, file);
-  const { records } = await openapiRecords(path, readFileSync(path, 'utf8'));
-  const res = await server.fetch('/api/endpoints/import', { method: 'POST', headers: JSON_TYPE, body: JSON.stringify({ endpoints: records }) });
-  expect(res.status, await res.clone().text()).to.equal(200);
-}
 
 describe('Request validation on the Swagger Petstore (serve-mocks --validate)', () => {
   let server: TestMockServer;

@@ -1,21 +1,12 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { openapiRecords } from '../../../src/mocks/sources/openapi/to-records.js';
 import { startMockServer, type TestMockServer } from '../server.js';
-
-const FIXTURES = join(import.meta.dirname, '../../fixtures/openapi');
+import { importFixture } from './import-fixture.js';
 
 describe('Documented response headers of an OpenAPI document', () => {
   let server: TestMockServer;
   before(async () => {
     server = await startMockServer();
-    for (const file of ['swagger-petstore-3.0.yaml', 'library-3.1.yaml']) {
-      const path = join(FIXTURES, file);
-      const { records } = await openapiRecords(path, readFileSync(path, 'utf8'));
-      const res = await server.fetch('/api/endpoints/import', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ endpoints: records }) });
-      expect(res.status).to.equal(200);
-    }
+    for (const file of ['swagger-petstore-3.0.yaml', 'library-3.1.yaml']) await importFixture(server, file);
   });
   after(() => server.close());
 
