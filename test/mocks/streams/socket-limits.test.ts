@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { createHook } from 'node:async_hooks';
 import { connect } from 'node:net';
 import { createMockHandler } from '../../../src/mocks/app.js';
 import { RequestFeed } from '../../../src/mocks/log/feed.js';
@@ -12,6 +11,7 @@ import { startMockServer as startNodeMockServer } from '../../../src/node/mock-s
 import { rawRequest } from '../../helpers/raw-http.js';
 import { until } from '../../helpers/until.js';
 import { addEndpoint, startMockServer, type TestMockServer } from '../server.js';
+import { pendingTimers } from './pending-timers.js';
 import { openSocket, refusedSocket } from './socket-client.js';
 
 // The hostile-input gates of WebSocket endpoints (docs/security.md): connections per address and per
@@ -88,13 +88,7 @@ describe('WebSocket endpoints under attack', () => {
 
   it('clears every timer and gives back every charge when a flood of connections leaves', async () => {
     // The timers the connections' scripts set, by who set them: each must be cleared once they close.
-    const pending = new Set<number>();
-    const hook = createHook({
-      init(id, type) {
-        if (type === 'Timeout' && new Error().stack!.includes('socket-script')) pending.add(id);
-      },
-      destroy: (id) => pending.delete(id),
-    }).enable();
+    const { pending, stop } = pendingTimers('socket-script');
     try {
       const flood = await Promise.all([5, 6, 7, 8].flatMap((n) => [1, 2].map(() => openSocket(`${server.url}/endpoint/busy`, { localAddress: `127.0.0.${n}` }))));
       expect(server.store.memory.connections.used).to.be.greaterThan(0);
@@ -104,7 +98,7 @@ describe('WebSocket endpoints under attack', () => {
       await Promise.all(flood.map((socket) => socket.closed));
       await until(() => server.store.memory.connections.used === 0 && pending.size === 0);
     } finally {
-      hook.disable();
+      stop();
     }
   });
 

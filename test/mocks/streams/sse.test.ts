@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { createParser } from 'eventsource-parser';
-import { createHook } from 'node:async_hooks';
 import { addEndpoint, startMockServer, type TestMockServer } from '../server.js';
 import { until } from '../../helpers/until.js';
+import { pendingTimers } from './pending-timers.js';
 
 type Event = { event: string; data: string; id: string | undefined };
 
@@ -134,13 +134,7 @@ describe('event-stream endpoints (kind sse)', () => {
   it('clears each stream\'s timer when its client leaves', async () => {
     await addEndpoint(server, { name: 'slow', kind: 'sse', loop: true, events: [{ data: 'a' }, { data: 'b', delay: 60_000 }] });
     // The timers the streams set, by who set them: each must be cleared once its client goes.
-    const pending = new Set<number>();
-    const hook = createHook({
-      init(id, type) {
-        if (type === 'Timeout' && new Error().stack!.includes('streams/events')) pending.add(id);
-      },
-      destroy: (id) => pending.delete(id),
-    }).enable();
+    const { pending, stop } = pendingTimers('streams/events');
     try {
       const streams = await Promise.all([1, 2, 3].map(() => readEvents(`${server.url}/endpoint/slow`)));
       for (const stream of streams) expect((await stream.next()).data).to.equal('a');
@@ -148,7 +142,7 @@ describe('event-stream endpoints (kind sse)', () => {
       streams.forEach((stream) => stream.close());
       await until(() => pending.size === 0 && server.store.memory.connections.used === 0);
     } finally {
-      hook.disable();
+      stop();
     }
   });
 });
