@@ -79,6 +79,19 @@ describe('snippetkit serve in Chromium', function () {
     await screenshot(t.page, 'serve-console-answers');
   });
 
+  it('asks GET /api/whoami once per editor, though the Mocks pane, the With mocks box and the preview all need it', async () => {
+    const asked: string[] = [];
+    t.page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/whoami') asked.push(request.url());
+    });
+    await t.page.goto(`${server.url}/?html,js,output,mocks`);
+    // All three have had their answer: the list is filled, the box knows the server, the preview is drawn.
+    await t.page.locator('#mock-list li[data-name="crew"]').waitFor();
+    await t.page.locator('label.with-mocks[data-server="joint"]').waitFor({ state: 'attached' });
+    await t.page.waitForFunction(() => (document.getElementById('preview') as HTMLIFrameElement).srcdoc !== '');
+    expect(asked).to.have.length(1);
+  });
+
   it("runs a bin whose sandboxed page fetches /endpoint/… from its own origin", async () => {
     const html = '<p id=out>waiting</p><script>fetch("/endpoint/crew").then(r => r.json()).then(c => out.textContent = c[0].name)</script>';
     const saved = await fetch(`${server.url}/api/save`, { method: 'POST', body: new URLSearchParams({ html }) });

@@ -24,12 +24,21 @@ export type EndpointItem = {
 /** A hit count of the server-wide stream's `summary` event. */
 export type Hit = { name: string; hits: number };
 
+/** One answer per root for the page's life: the Mocks pane, the With mocks box and the preview's tokens all ask. */
+const found = new Map<string, Promise<MockServer | undefined>>();
+
 /**
  * The mock server beside this bin server, when it is `snippetkit serve` (its `GET /api/whoami` says so,
  * docs/serve.md); undefined on `serve-bins` alone, where that path is a bin's (a 404, or an old bin's JSON).
- * The paths it names are resolved against the bins' root, so a proxy's prefix carries over.
+ * The paths it names are resolved against the bins' root, so a proxy's prefix carries over. Asked once.
  */
-export async function findMockServer(root: URL): Promise<MockServer | undefined> {
+export function findMockServer(root: URL): Promise<MockServer | undefined> {
+  let finding = found.get(root.href);
+  if (!finding) found.set(root.href, (finding = askWhoami(root)));
+  return finding;
+}
+
+async function askWhoami(root: URL): Promise<MockServer | undefined> {
   try {
     const res = await fetch(new URL('api/whoami', root), { cache: 'no-store' });
     if (!res.ok) return undefined;

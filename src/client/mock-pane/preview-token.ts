@@ -1,4 +1,4 @@
-import { findMockServer, type MockServer } from './api.js';
+import { findMockServer } from './api.js';
 
 const HOUR = 60 * 60 * 1000;
 /** After a refusal (a browser not logged in), how long before asking again: not on every keystroke's preview. */
@@ -12,11 +12,9 @@ const REFUSED_FOR = 60 * 1000;
  * private or the token is refused: the calls then go without one, and are refused as they would be anyway.
  */
 export function previewTokens(root: URL): (claim: string) => Promise<string | undefined> {
-  let server: Promise<MockServer | undefined> | undefined;
   const kept = new Map<string, { token: string | undefined; until: number }>();
   return async (claim) => {
-    server ??= findMockServer(root);
-    const where = (await server)?.tokens;
+    const where = (await findMockServer(root))?.tokens;
     if (!where) return undefined;
     const known = kept.get(claim);
     if (known && known.until > Date.now()) return known.token;
